@@ -1,0 +1,65 @@
+package dev.materializer.sample.embedded;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.client.MongoClient;
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import org.bson.Document;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.mongodb.autoconfigure.MongoConnectionDetails;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Starts an in-process MongoDB test server (mongo-java-server, with its oplog for change streams)
+ * when no {@code spring.mongodb.uri} is set, and points the application's connection at it.
+ *
+ * <p>The test server has no {@code hello} command, so Boot's MongoDB health indicator would say
+ * DOWN; in this mode only, it is replaced by one that pings the embedded server. With a URI none of
+ * this exists and Boot's own indicator reports the real server.
+ */
+@Configuration(proxyBeanMethods = false)
+@Conditional(NoMongoServerConfigured.class)
+class EmbeddedMongoConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedMongoConfiguration.class);
+
+    private static final String DATABASE = "shop";
+
+    @Bean(destroyMethod = "shutdownNow")
+    MongoServer embeddedMongoServer() {
+        MongoServer server = new MongoServer(new MemoryBackend());
+        server.enableOplog();
+        server.bind("127.0.0.1", 0);
+        log.warn("No spring.mongodb.uri is set: started an EMBEDDED in-process MongoDB TEST SERVER "
+                + "(mongo-java-server) at {} for trying the sample. It keeps data in memory, has no "
+                + "transactions and is not for production; set spring.mongodb.uri to use a real replica set.",
+                server.getConnectionString());
+        return server;
+    }
+
+    @Bean
+    MongoConnectionDetails embeddedMongoConnectionDetails(MongoServer embeddedMongoServer) {
+        ConnectionString connectionString = new ConnectionString(
+                embeddedMongoServer.getConnectionString() + "/" + DATABASE);
+        return () -> connectionString;
+    }
+
+    @Bean
+    HealthIndicator mongoHealthContributor(MongoClient mongoClient) {
+        return () -> {
+            try {
+                mongoClient.getDatabase("admin").runCommand(new Document("ping", 1));
+                return Health.up().withDetail("server", "embedded in-process test server (mongo-java-server)").build();
+            }
+            catch (RuntimeException ex) {
+                return Health.down(ex).build();
+            }
+        };
+    }
+}

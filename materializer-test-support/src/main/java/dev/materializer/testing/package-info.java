@@ -1,0 +1,13 @@
+/**
+ * JUnit 5 fixtures that give a test a fresh MongoDB database and say what its server can do.
+ *
+ * <p>A test class is annotated {@link dev.materializer.testing.MongoTest} with the kind of server it
+ * runs against and takes a {@link dev.materializer.testing.TestMongo} parameter. A contract suite
+ * is an abstract class of scenarios with one subclass per kind of server. A test that needs what
+ * not every server offers says so with {@link dev.materializer.testing.RequiresCapability}, and is
+ * skipped, with the reason in the report, where the server lacks it.
+ */
+@NullMarked
+package dev.materializer.testing;
+
+import org.jspecify.annotations.NullMarked;

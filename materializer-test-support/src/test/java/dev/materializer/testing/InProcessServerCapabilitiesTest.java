@@ -1,0 +1,26 @@
+package dev.materializer.testing;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Pins the deviations of the in-process test server that DESIGN.md lists, as the probe measures
+ * them: if a new version of the server gains one, this test says so and the skips can go.
+ */
+@MongoTest(MongoKind.IN_PROCESS)
+class InProcessServerCapabilitiesTest {
+
+    @Test
+    void theInProcessServerOffersNoneOfTheReplicaSetOnlyFeatures(TestMongo mongo) {
+        assertThat(mongo.capabilities()).doesNotContain(Capability.TRANSACTIONS, Capability.PRE_IMAGES,
+                Capability.PIPELINE_UPDATES, Capability.UNION_WITH, Capability.UPDATE_DESCRIPTIONS,
+                Capability.DATABASE_WATCH);
+    }
+
+    @Test
+    void capabilityDescriptionsNameTheFeature() {
+        assertThat(Capability.PRE_IMAGES.description()).contains("pre-images");
+        assertThat(Capability.TRANSACTIONS.description()).contains("transactions");
+    }
+}
