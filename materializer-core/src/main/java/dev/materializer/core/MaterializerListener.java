@@ -1,0 +1,64 @@
+package dev.materializer.core;
+
+import java.time.Duration;
+
+import dev.materializer.core.view.ViewKey;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Hears what the engine does, for metrics and logs. Every method has an empty default. The engine
+ * calls it from its own threads (stream readers, pass workers, timers) and guards each call: a
+ * listener that throws is logged and ignored, never stops the engine. Keep methods quick.
+ */
+public interface MaterializerListener {
+
+    /** A listener that does nothing. */
+    MaterializerListener NONE = new MaterializerListener() {
+    };
+
+    /**
+     * A change of a source arrived from its stream.
+     * @param source the source collection
+     * @param lag how far the event's time is behind the server's time, when known
+     */
+    default void onChange(String source, @Nullable Duration lag) {
+    }
+
+    /**
+     * A pass of one view starts.
+     * @param view the view
+     */
+    default void onPassStarted(ViewKey view) {
+    }
+
+    /**
+     * A pass of one view ended.
+     * @param report what it did
+     */
+    default void onPassFinished(PassReport report) {
+    }
+
+    /**
+     * A view became errored.
+     * @param view the view
+     * @param error why
+     */
+    default void onViewErrored(ViewKey view, String error) {
+    }
+
+    /**
+     * A change stream ended and opens again.
+     * @param collection the collection it watches
+     * @param reason why it ended
+     */
+    default void onStreamReopened(String collection, String reason) {
+    }
+
+    /**
+     * The engine changed state.
+     * @param state the new state
+     * @param reason why, when not simply running
+     */
+    default void onStateChanged(EngineState state, @Nullable String reason) {
+    }
+}

@@ -1,0 +1,26 @@
+package dev.materializer.core;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A read-only picture of the engine at one moment, for the actuator endpoint, meters and health.
+ *
+ * @param state what the engine does
+ * @param reason why it is not running, when it is not
+ * @param openStreams change streams open now (one per source collection, plus the views stream)
+ * @param passesInFlight passes running or queued now
+ * @param lag how far the last event was behind the server's time, when known
+ * @param transactions whether the deployment offers transactions (the writer chosen)
+ * @param views every view this instance knows
+ */
+public record MaterializerSnapshot(EngineState state, @Nullable String reason, int openStreams, int passesInFlight,
+        @Nullable Duration lag, boolean transactions, List<ViewSnapshot> views) {
+
+    /** Copies the views so the record stays immutable. */
+    public MaterializerSnapshot {
+        views = List.copyOf(views);
+    }
+}
