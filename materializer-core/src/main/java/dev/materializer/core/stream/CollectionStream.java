@@ -214,9 +214,10 @@ public final class CollectionStream {
             .withDocumentClass(BsonDocument.class)
             .cursor()) {
             open = true;
-            firstOpen.countDown();
             boolean resumed = token != null;
             safely(() -> listener.onOpened(collection, resumed, reopened, pendingAtCheckpoint));
+            // Only now: the one who started the stream sees it open and its listener told.
+            firstOpen.countDown();
             while (!closed) {
                 long started = System.nanoTime();
                 BsonDocument event = cursor.tryNext();
