@@ -61,6 +61,15 @@ class ViewFilterTest {
             .isEqualTo(BsonDocument.parse("{tenant: 'acme', _viewGen: {$in: []}}"));
     }
 
+    @Test
+    void aViewDocumentWithoutAPartitionIsRefusedRatherThanMatchingRowsWithoutOne() {
+        Document view = new Document("_id", "revenue").append("_materializerStatus", new Document("generation", CURRENT));
+
+        org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+            .isThrownBy(() -> ViewFilter.of(view))
+            .withMessageContaining("_part");
+    }
+
     private static BsonDocument bson(Bson filter) {
         return filter.toBsonDocument();
     }
