@@ -4,7 +4,7 @@ import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
-/** Matches when the application names no MongoDB server of its own (no URI, no host). */
+/** Matches when the application's configuration names no MongoDB server (no URI, no host). */
 class NoMongoServerConfigured implements Condition {
 
     @Override

@@ -8,33 +8,45 @@ import org.bson.Document;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration;
 import org.springframework.boot.mongodb.autoconfigure.MongoConnectionDetails;
+import org.springframework.boot.mongodb.autoconfigure.health.MongoHealthContributorAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
-import org.springframework.context.annotation.Configuration;
 
 /**
  * Starts an in-process MongoDB test server (mongo-java-server, with its oplog for change streams)
- * when no {@code spring.mongodb.uri} is set, and points the application's connection at it.
+ * when the application names no MongoDB server, and points the application's connection at it.
+ *
+ * <p>"Names no server" means: neither {@code spring.mongodb.uri} nor {@code spring.mongodb.host}
+ * is set, and no other {@link MongoConnectionDetails} exists (such as the one a Testcontainers
+ * {@code @ServiceConnection} registers, see {@code TestSampleApplication}). That last check is why
+ * this is an auto-configuration: it is evaluated after the application's own beans and the service
+ * connections, and before Boot's MongoDB auto-configuration.
  *
  * <p>The test server has no {@code hello} command, so Boot's MongoDB health indicator would say
- * DOWN; in this mode only, it is replaced by one that pings the embedded server. With a URI none of
- * this exists and Boot's own indicator reports the real server.
+ * DOWN; in this mode only, it is replaced by one that pings the embedded server. With a server of
+ * your own none of this exists and Boot's own indicator reports the real server.
  */
-@Configuration(proxyBeanMethods = false)
+@AutoConfiguration(before = { MongoAutoConfiguration.class, MongoHealthContributorAutoConfiguration.class })
 @Conditional(NoMongoServerConfigured.class)
-class EmbeddedMongoConfiguration {
+@ConditionalOnMissingBean(MongoConnectionDetails.class)
+public final class EmbeddedMongoAutoConfiguration {
 
-    private static final Logger log = LoggerFactory.getLogger(EmbeddedMongoConfiguration.class);
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedMongoAutoConfiguration.class);
 
-    private static final String DATABASE = "shop";
+    /** The database of the shop on the embedded server. */
+    static final String DATABASE = "shop";
 
     @Bean(destroyMethod = "shutdownNow")
     MongoServer embeddedMongoServer() {
         MongoServer server = new MongoServer(new MemoryBackend());
         server.enableOplog();
+        // Loopback only, on a free port: the test server has no authentication.
         server.bind("127.0.0.1", 0);
         log.warn("No spring.mongodb.uri is set: started an EMBEDDED in-process MongoDB TEST SERVER "
                 + "(mongo-java-server) at {} for trying the sample. It keeps data in memory, has no "
@@ -50,6 +62,7 @@ class EmbeddedMongoConfiguration {
         return () -> connectionString;
     }
 
+    // The name makes Boot's MongoDB health contributor back off (it is conditional on it).
     @Bean
     HealthIndicator mongoHealthContributor(MongoClient mongoClient) {
         return () -> {

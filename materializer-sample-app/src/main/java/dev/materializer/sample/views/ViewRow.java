@@ -1,0 +1,15 @@
+package dev.materializer.sample.views;
+
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One row of a view as a reader sees it: the key the pipeline gave it, and its content without the
+ * engine's fields ({@code _id}, partition, {@code _viewGen}, {@code _viewHash}).
+ *
+ * @param id the row's own key (the stored {@code _id.id})
+ * @param content the row's other fields
+ */
+public record ViewRow(@Nullable Object id, Map<String, @Nullable Object> content) {
+}
