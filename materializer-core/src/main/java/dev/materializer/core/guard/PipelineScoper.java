@@ -92,7 +92,7 @@ final class PipelineScoper {
     /** The string form becomes the document form so that it can carry the scope. */
     private BsonDocument unionWith(BsonValue body, String path) throws ScopeViolationException {
         if (body.isString()) {
-            requireReadable(body, path, "");
+            requireReadable(body, path, "a $unionWith needs a collection");
             return new BsonDocument("coll", body).append("pipeline", guardRead(List.of(), path + ".pipeline"));
         }
         BsonDocument unionWith = requireDocument(body, path);

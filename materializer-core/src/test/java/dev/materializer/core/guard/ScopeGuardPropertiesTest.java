@@ -20,6 +20,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.Tuple.Tuple2;
+import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.statistics.Statistics;
 
 /**
@@ -39,7 +40,7 @@ class ScopeGuardPropertiesTest {
 
     private final ScopeGuard guard = new ScopeGuard("_part");
 
-    @Property(tries = 1000)
+    @Property(tries = 500)
     void aPipelineIsRefusedExactlyWhenItWritesOrReadsOutsideElseEveryReadIsScoped(
             @ForAll("anyPipeline") List<BsonDocument> pipeline) {
         boolean mustBeRefused = InputInspector.mustBeRefused(pipeline, READABLE);
@@ -60,7 +61,7 @@ class ScopeGuardPropertiesTest {
         });
     }
 
-    @Property(tries = 1000)
+    @Property(tries = 500)
     void aGuardedPipelineReadsOnlyReadableCollectionsEachScopedAndNeverWrites(
             @ForAll("readablePipeline") List<BsonDocument> pipeline) throws ScopeViolationException {
         List<BsonDocument> guarded = guard.scope(pipeline, "p7", READABLE, GENERATIONS);
@@ -70,13 +71,29 @@ class ScopeGuardPropertiesTest {
         Statistics.label("nesting").coverage(coverage -> coverage.check(DEPTH).percentage(p -> p >= 5));
     }
 
-    @Property(tries = 1000)
+    @Property(tries = 500)
     void theGuardAddsTheScopeAndChangesNothingElse(@ForAll("readablePipeline") List<BsonDocument> pipeline)
             throws ScopeViolationException {
         List<BsonDocument> guarded = guard.scope(pipeline, "p7", READABLE, GENERATIONS);
 
         ScopeStripper stripper = new ScopeStripper(SCOPE);
         assertThat(stripper.strip(guarded)).isEqualTo(stripper.normalize(pipeline));
+    }
+
+    @Property(tries = 500)
+    void aViolationPlacedAnywhereInAnAcceptedPipelineIsRefused(@ForAll("readablePipeline") List<BsonDocument> pipeline,
+            @ForAll("violation") BsonDocument violation, @ForAll @IntRange(max = 10_000) int where) {
+        List<BsonArray> pipelines = new ArrayList<>();
+        BsonArray top = new BsonArray(pipeline.stream().map(stage -> (BsonValue) stage.clone()).toList());
+        collectPipelines(top, pipelines);
+        BsonArray chosen = pipelines.get(where % pipelines.size());
+        chosen.add(where % (chosen.size() + 1), violation);
+        List<BsonDocument> violating = top.stream().map(BsonValue::asDocument).toList();
+
+        assertThat(catchThrowable(() -> guard.scope(violating, "p7", READABLE, GENERATIONS)))
+                .isInstanceOf(ScopeViolationException.class).hasMessageStartingWith("pipeline[");
+        Statistics.label("placed in a sub-pipeline").collect(chosen != top);
+        Statistics.label("placed in a sub-pipeline").coverage(coverage -> coverage.check(true).percentage(p -> p >= 30));
     }
 
     @Example
@@ -101,6 +118,18 @@ class ScopeGuardPropertiesTest {
     }
 
     @Provide
+    Arbitrary<BsonDocument> violation() {
+        Arbitrary<BsonDocument> unreadableRead = Arbitraries.of(UNREADABLE).flatMap(coll -> Arbitraries.of(
+                "{$lookup: {from: '" + coll + "', localField: 'k', foreignField: 'k', as: 'j'}}",
+                "{$lookup: {from: '" + coll + "', pipeline: [], as: 'j'}}",
+                "{$unionWith: '" + coll + "'}",
+                "{$unionWith: {coll: '" + coll + "', pipeline: [{$limit: 1}]}}",
+                "{$graphLookup: {from: '" + coll + "', startWith: '$a', connectFromField: 'a', connectToField: 'b',"
+                        + " as: 'g'}}").map(BsonDocument::parse));
+        return Arbitraries.oneOf(Grammar.refused(), unreadableRead);
+    }
+
+    @Provide
     Arbitrary<List<BsonDocument>> anyPipeline() {
         return new Grammar(true).topLevel();
     }
@@ -108,6 +137,20 @@ class ScopeGuardPropertiesTest {
     @Provide
     Arbitrary<List<BsonDocument>> readablePipeline() {
         return new Grammar(false).topLevel();
+    }
+
+    /** Every pipeline in the stages, the stages themselves first. */
+    private static void collectPipelines(BsonArray stages, List<BsonArray> into) {
+        into.add(stages);
+        for (BsonValue stage : stages) {
+            BsonValue body = stage.asDocument().values().iterator().next();
+            if (body.isDocument() && body.asDocument().get("pipeline") instanceof BsonArray pipeline) {
+                collectPipelines(pipeline, into);
+            }
+            if (stage.asDocument().containsKey("$facet")) {
+                body.asDocument().values().forEach(output -> collectPipelines(output.asArray(), into));
+            }
+        }
     }
 
     /** How deep sub-pipelines nest: 0 for a flat pipeline. */
@@ -174,14 +217,14 @@ class ScopeGuardPropertiesTest {
                 choices.add(Tuple.of(2, facet(depth - 1)));
             }
             if (withViolations) {
-                choices.add(Tuple.of(1, refused()));
+                choices.add(Tuple.of(2, refused()));
             }
             return Arbitraries.frequencyOf(choices.toArray(Tuple2[]::new));
         }
 
         private Arbitrary<String> collection() {
             Arbitrary<String> readable = Arbitraries.of(READABLE);
-            return withViolations ? Arbitraries.frequencyOf(Tuple.of(12, readable), Tuple.of(1, Arbitraries.of(UNREADABLE)))
+            return withViolations ? Arbitraries.frequencyOf(Tuple.of(20, readable), Tuple.of(1, Arbitraries.of(UNREADABLE)))
                     : readable;
         }
 
@@ -252,8 +295,10 @@ class ScopeGuardPropertiesTest {
             });
         }
 
-        private static Arbitrary<BsonDocument> refused() {
-            Arbitrary<BsonDocument> named = Arbitraries.of(InputInspector.REFUSED.stream().sorted().toList())
+        static Arbitrary<BsonDocument> refused() {
+            Arbitrary<BsonDocument> named = Arbitraries.frequencyOf(
+                    Tuple.of(3, Arbitraries.of("$merge", "$out")),
+                    Tuple.of(2, Arbitraries.of(InputInspector.REFUSED.stream().sorted().toList())))
                     .map(name -> new BsonDocument(name, new BsonDocument()));
             Arbitrary<BsonDocument> malformed = Arbitraries.of("{$match: {}, $limit: 1}", "{match: {}}", "{}")
                     .map(BsonDocument::parse);
