@@ -33,7 +33,8 @@ import org.jspecify.annotations.Nullable;
  * @param maxBackoff the longest wait between retries of a failing stream or of a failed start
  * @param maxTime the longest a view's pipeline may run
  * @param maxRows the most rows a view's result may have
- * @param maxTransactionRows the most rows a view may have to be written in one transaction
+ * @param maxTransactionRows the most rows a view may have to be written in one transaction; 0 writes
+ *     every view in groups, a value at or above {@code maxRows} every view in one transaction
  * @param generationGrace how long the previous generation stays readable after a flip
  * @param passLease how long the lease of a pass in groups lasts without renewal
  * @param partitionLease how long an instance owns a partition without renewal
@@ -114,7 +115,9 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         requireRange("maxBackoff", maxBackoff, rewatch, Duration.ofHours(1));
         requireRange("maxTime", maxTime, Duration.ofMillis(1), Duration.ofHours(24));
         requireRange("maxRows", maxRows, 1, MAX_ROWS_LIMIT);
-        requireRange("maxTransactionRows", maxTransactionRows, 0, maxRows);
+        // Not bounded by maxRows: a larger value only means every result fits one transaction, and
+        // bounding it made a small maxRows fail against the default maxTransactionRows
+        requireRange("maxTransactionRows", maxTransactionRows, 0, MAX_ROWS_LIMIT);
         requireRange("generationGrace", generationGrace, Duration.ZERO, Duration.ofDays(1));
         requireRange("passLease", passLease, Duration.ofSeconds(1), Duration.ofHours(24));
         requireRange("partitionLease", partitionLease, Duration.ofSeconds(1), Duration.ofHours(1));
@@ -176,9 +179,11 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
     }
 
     private static void requireField(String option, @Nullable String value) {
-        if (value == null || value.isBlank() || value.startsWith("$") || value.contains(".") || value.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException(
-                    option + " must be a top-level field name (not blank, no '.', not starting with '$'), was '" + value + "'");
+        // Not _id: the engine writes the partition and the status beside the document's own _id
+        if (value == null || value.isBlank() || value.equals("_id") || value.startsWith("$") || value.contains(".")
+                || value.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException(option + " must be a top-level field name (not blank, not '_id', no '.', "
+                    + "not starting with '$'), was '" + value + "'");
         }
     }
 

@@ -2,6 +2,7 @@ package dev.materializer.core.view;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
@@ -25,11 +26,12 @@ import org.bson.BsonValue;
 public record ViewDefinition(BsonValue id, String partition, List<String> collections, List<BsonDocument> pipeline,
         String targetCollection, Map<String, List<String>> sourceFields, String fingerprint) {
 
-    /** Copies the collections so the definition stays immutable. */
+    /** Copies the collections (and the stages, which are mutable) so the definition stays immutable. */
     public ViewDefinition {
         collections = List.copyOf(collections);
         pipeline = pipeline.stream().map(BsonDocument::clone).toList();
-        sourceFields = Map.copyOf(sourceFields);
+        sourceFields = sourceFields.entrySet().stream()
+            .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, entry -> List.copyOf(entry.getValue())));
     }
 
     /** The key of the view: its partition and id. */

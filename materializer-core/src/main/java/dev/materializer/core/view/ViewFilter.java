@@ -51,9 +51,15 @@ public final class ViewFilter {
      * @param partitionField the partition field
      * @param statusField the status field
      * @return the filter of its rows in the current generation
+     * @throws IllegalArgumentException when the document has no partition
      */
     public static Bson of(Document view, String partitionField, String statusField) {
         Object partition = view.get(partitionField);
+        if (!(partition instanceof String text) || text.isEmpty()) {
+            // {partition: null} would also match rows without the field: refuse rather than over-read.
+            throw new IllegalArgumentException("the view document " + view.get("_id") + " has no partition in '"
+                    + partitionField + "' (a non-empty string is needed)");
+        }
         Object status = view.get(statusField);
         Object generation = status instanceof Document document ? document.get("generation") : null;
         return new Document(partitionField, partition).append(GENERATION_FIELD,

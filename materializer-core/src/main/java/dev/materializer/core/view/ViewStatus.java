@@ -1,8 +1,15 @@
 package dev.materializer.core.view;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
 
+import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
+import org.bson.BsonNull;
+import org.bson.BsonObjectId;
+import org.bson.BsonString;
+import org.bson.BsonValue;
 import org.bson.types.ObjectId;
 import org.jspecify.annotations.Nullable;
 
@@ -10,6 +17,9 @@ import org.jspecify.annotations.Nullable;
  * The status field of a view document: its state and last error, when it was written, the current
  * generation of its rows, the previous generation (kept for a grace time after a flip), and the
  * lease of a pass in groups.
+ *
+ * <p>Immutable and thread-safe. Times are kept to the millisecond, as BSON dates store them, so a
+ * status reads back equal to what was written.
  *
  * @param state the state, absent before the first status write
  * @param lastError why the view is errored, absent otherwise
@@ -24,18 +34,79 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
     /** The status of a view never run. */
     public static final ViewStatus NONE = new ViewStatus(null, null, null, null, null, null);
 
+    private static final String STATE = "state";
+
+    private static final String LAST_ERROR = "lastError";
+
+    private static final String AT = "at";
+
+    private static final String GENERATION = "generation";
+
+    private static final String PREVIOUS = "previous";
+
+    private static final String LEASE = "lease";
+
+    /** Keeps {@code at} to the millisecond, as BSON stores it. */
+    public ViewStatus {
+        at = millis(at);
+    }
+
     /**
      * Reads a stored status; missing or mistyped fields read as absent.
      * @param status the value of the status field, or null when the view has none
      * @return the status
      */
     public static ViewStatus fromBson(@Nullable BsonDocument status) {
-        throw new UnsupportedOperationException("ViewStatus.fromBson: not implemented yet");
+        if (status == null) {
+            return NONE;
+        }
+        BsonValue state = status.get(STATE);
+        BsonValue lastError = status.get(LAST_ERROR);
+        return new ViewStatus(state != null && state.isString() ? ViewState.fromValue(state.asString().getValue()) : null,
+                lastError != null && lastError.isString() ? lastError.asString().getValue() : null,
+                instant(status.get(AT)), objectId(status.get(GENERATION)), Previous.fromBson(status.get(PREVIOUS)),
+                Lease.fromBson(status.get(LEASE)));
     }
 
     /** The status as stored, without absent fields. */
     public BsonDocument toBson() {
-        throw new UnsupportedOperationException("ViewStatus.toBson: not implemented yet");
+        BsonDocument document = new BsonDocument();
+        if (state != null) {
+            document.append(STATE, new BsonString(state.value()));
+        }
+        if (lastError != null) {
+            document.append(LAST_ERROR, new BsonString(lastError));
+        }
+        if (at != null) {
+            document.append(AT, date(at));
+        }
+        if (generation != null) {
+            document.append(GENERATION, new BsonObjectId(generation));
+        }
+        if (previous != null) {
+            document.append(PREVIOUS, previous.toBson());
+        }
+        if (lease != null) {
+            document.append(LEASE, lease.toBson());
+        }
+        return document;
+    }
+
+    private static @Nullable Instant instant(@Nullable BsonValue value) {
+        return value != null && value.isDateTime() ? Instant.ofEpochMilli(value.asDateTime().getValue()) : null;
+    }
+
+    private static @Nullable ObjectId objectId(@Nullable BsonValue value) {
+        return value != null && value.isObjectId() ? value.asObjectId().getValue() : null;
+    }
+
+    private static BsonDateTime date(Instant instant) {
+        return new BsonDateTime(instant.toEpochMilli());
+    }
+
+    /** BSON keeps dates to the millisecond: so does the status, so that what it stores it reads back equal. */
+    private static @Nullable Instant millis(@Nullable Instant instant) {
+        return instant == null ? null : instant.truncatedTo(ChronoUnit.MILLIS);
     }
 
     /**
@@ -44,6 +115,29 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
      * @param flippedAt the server time of the flip
      */
     public record Previous(@Nullable ObjectId generation, @Nullable Instant flippedAt) {
+
+        /** Keeps {@code flippedAt} to the millisecond, as BSON stores it. */
+        public Previous {
+            flippedAt = millis(flippedAt);
+        }
+
+        // Any document reads as a previous generation: a null generation means the first flip
+        static @Nullable Previous fromBson(@Nullable BsonValue value) {
+            if (value == null || !value.isDocument()) {
+                return null;
+            }
+            BsonDocument document = value.asDocument();
+            return new Previous(objectId(document.get(GENERATION)), instant(document.get("flippedAt")));
+        }
+
+        BsonDocument toBson() {
+            BsonDocument document = new BsonDocument(GENERATION,
+                    generation == null ? BsonNull.VALUE : new BsonObjectId(generation));
+            if (flippedAt != null) {
+                document.append("flippedAt", date(flippedAt));
+            }
+            return document;
+        }
     }
 
     /**
@@ -53,5 +147,32 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
      * @param until when it ends, in server time
      */
     public record Lease(String owner, ObjectId generation, Instant until) {
+
+        /** Keeps {@code until} to the millisecond, as BSON stores it. */
+        public Lease {
+            Objects.requireNonNull(owner, "owner");
+            Objects.requireNonNull(generation, "generation");
+            until = Objects.requireNonNull(millis(until), "until");
+        }
+
+        // A lease missing any part cannot be renewed or checked: it reads as no lease
+        static @Nullable Lease fromBson(@Nullable BsonValue value) {
+            if (value == null || !value.isDocument()) {
+                return null;
+            }
+            BsonDocument document = value.asDocument();
+            BsonValue owner = document.get("owner");
+            ObjectId generation = objectId(document.get(GENERATION));
+            Instant until = instant(document.get("until"));
+            if (owner == null || !owner.isString() || generation == null || until == null) {
+                return null;
+            }
+            return new Lease(owner.asString().getValue(), generation, until);
+        }
+
+        BsonDocument toBson() {
+            return new BsonDocument("owner", new BsonString(owner)).append(GENERATION, new BsonObjectId(generation))
+                .append("until", date(until));
+        }
     }
 }

@@ -1,0 +1,195 @@
+package dev.materializer.core.pass;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the work of each partition one task at a time, in order, and the work of different
+ * partitions at the same time on a bounded pool of {@code maxConcurrent} threads. Counts the tasks
+ * queued and running, so a host can drain them.
+ *
+ * <p>Threads: {@link #submit} from any thread; tasks run on the pool's threads
+ * ({@code materializer-pass-N}); a lane's queue is guarded by the lane's monitor.
+ */
+public final class PartitionLanes implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(PartitionLanes.class);
+
+    private final ExecutorService pool;
+
+    private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+
+    private final AtomicInteger inFlight = new AtomicInteger();
+
+    private final ReentrantLock lock = new ReentrantLock();
+
+    private final Condition idle = lock.newCondition();
+
+    /**
+     * Creates the lanes and their pool.
+     * @param maxConcurrent how many partitions may run at once
+     */
+    public PartitionLanes(int maxConcurrent) {
+        AtomicInteger threads = new AtomicInteger();
+        this.pool = new ThreadPoolExecutor(maxConcurrent, maxConcurrent, 30, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), runnable -> {
+                    Thread thread = new Thread(runnable, "materializer-pass-" + threads.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        ((ThreadPoolExecutor) pool).allowCoreThreadTimeOut(true);
+    }
+
+    /**
+     * Queues work of a partition after the work of that partition queued before it.
+     * @param partition the partition
+     * @param work the work
+     * @param <T> what the work gives
+     * @return the work's result, when it ends
+     */
+    public <T> CompletableFuture<T> submit(String partition, Callable<T> work) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        inFlight.incrementAndGet();
+        Runnable task = () -> {
+            try {
+                result.complete(work.call());
+            }
+            catch (Throwable ex) {
+                if (ex instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                result.completeExceptionally(ex);
+            }
+            finally {
+                finished();
+            }
+        };
+        boolean[] start = new boolean[1];
+        // Every change to a lane happens inside compute, atomic per partition, so a lane that
+        // empties and leaves the map can never run beside a new lane of the same partition.
+        lanes.compute(partition, (key, lane) -> {
+            Lane current = lane == null ? new Lane() : lane;
+            current.queue.add(task);
+            if (!current.running) {
+                current.running = true;
+                start[0] = true;
+            }
+            return current;
+        });
+        if (start[0]) {
+            schedule(partition);
+        }
+        return result;
+    }
+
+    private void schedule(String partition) {
+        try {
+            pool.execute(() -> runNext(partition));
+        }
+        catch (java.util.concurrent.RejectedExecutionException ex) {
+            // Closed: the queued work will not run; count it out so drains end.
+            lanes.computeIfPresent(partition, (key, lane) -> {
+                while (lane.queue.poll() != null) {
+                    finished();
+                }
+                return null;
+            });
+        }
+    }
+
+    /** Runs one task of the lane, then gives the thread back so other partitions get their turn. */
+    private void runNext(String partition) {
+        Runnable[] next = new Runnable[1];
+        lanes.computeIfPresent(partition, (key, lane) -> {
+            next[0] = lane.queue.poll();
+            return next[0] == null ? null : lane;
+        });
+        if (next[0] == null) {
+            return;
+        }
+        try {
+            next[0].run();
+        }
+        catch (RuntimeException ex) {
+            log.error("A task of partition {} failed", partition, ex);
+        }
+        schedule(partition);
+    }
+
+    private void finished() {
+        if (inFlight.decrementAndGet() == 0) {
+            lock.lock();
+            try {
+                idle.signalAll();
+            }
+            finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** The tasks queued or running. */
+    public int inFlight() {
+        return inFlight.get();
+    }
+
+    /**
+     * Waits until no task is queued or running, or the timeout passes.
+     * @param timeout the longest wait
+     * @return true when idle
+     * @throws InterruptedException when interrupted
+     */
+    public boolean awaitIdle(Duration timeout) throws InterruptedException {
+        long remaining = timeout.toNanos();
+        lock.lock();
+        try {
+            while (inFlight.get() > 0) {
+                if (remaining <= 0) {
+                    return false;
+                }
+                remaining = idle.awaitNanos(remaining);
+            }
+            return true;
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    /** Stops the pool: queued work that has not started does not run. */
+    @Override
+    public void close() {
+        pool.shutdown();
+        for (String partition : lanes.keySet()) {
+            lanes.computeIfPresent(partition, (key, lane) -> {
+                while (lane.queue.poll() != null) {
+                    finished();
+                }
+                return lane;
+            });
+        }
+    }
+
+    /** The queue of one partition; touched only inside {@code lanes.compute*} for its key. */
+    private static final class Lane {
+
+        private final Queue<Runnable> queue = new ArrayDeque<>();
+
+        private boolean running;
+    }
+}

@@ -1,0 +1,337 @@
+package dev.materializer.core.stream;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import com.mongodb.MongoCommandException;
+import com.mongodb.MongoException;
+import com.mongodb.MongoQueryException;
+import com.mongodb.client.ChangeStreamIterable;
+import com.mongodb.client.MongoChangeStreamCursor;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.changestream.FullDocument;
+import com.mongodb.client.model.changestream.FullDocumentBeforeChange;
+import dev.materializer.core.routing.SourceChange;
+import dev.materializer.core.time.EngineClock;
+import org.bson.BsonDocument;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One change stream on one collection, on a thread of its own: it loops on {@code tryNext()},
+ * hands each event to its listener, saves its resume token now and then, and — when the stream
+ * fails, closes or is invalidated — opens again after {@code rewatch}, backing off up to
+ * {@code maxBackoff} while it keeps failing. It resumes from its token when it can; when the
+ * server no longer has that history it starts from now and says so.
+ *
+ * <p>Threads: {@link #start()} and {@link #close()} are called by the engine; everything else runs
+ * on the stream's thread, which alone touches the cursor (the driver's cursors are not
+ * thread-safe). {@link #close()} sets a flag the loop sees within one await time.
+ */
+public final class CollectionStream {
+
+    private static final Logger log = LoggerFactory.getLogger(CollectionStream.class);
+
+    /** How long a {@code tryNext()} may wait on the server for an event. */
+    static final Duration AWAIT_TIME = Duration.ofMillis(500);
+
+    /** The pause after an empty, immediate answer, so a server that does not await is not polled in a spin. */
+    static final Duration IDLE_PAUSE = Duration.ofMillis(50);
+
+    /** Error codes that mean the stream's position is no longer in the oplog. */
+    private static final Set<Integer> HISTORY_LOST_CODES = Set.of(286, 280, 136);
+
+    private final MongoDatabase database;
+
+    private final String collection;
+
+    private final boolean preImages;
+
+    private final @Nullable CheckpointStore checkpoints;
+
+    private final StreamListener listener;
+
+    private final EngineClock clock;
+
+    private final Duration rewatch;
+
+    private final Duration maxBackoff;
+
+    private final Duration checkpointInterval;
+
+    private final CountDownLatch firstOpen = new CountDownLatch(1);
+
+    private volatile boolean closed;
+
+    private volatile boolean open;
+
+    private volatile @Nullable CountDownLatch waiting;
+
+    private @Nullable Thread thread;
+
+    /**
+     * Creates the stream; nothing opens before {@link #start()}.
+     * @param database the database
+     * @param collection the collection to watch
+     * @param preImages whether the collection keeps pre-images (ask for them when available)
+     * @param checkpoints where to keep the resume token, or null to always start from now
+     * @param listener who hears the events
+     * @param clock the clock of the waits before reopening
+     * @param rewatch the first wait before reopening
+     * @param maxBackoff the longest wait before reopening
+     * @param checkpointInterval how often, at most, the token is saved
+     */
+    public CollectionStream(MongoDatabase database, String collection, boolean preImages,
+            @Nullable CheckpointStore checkpoints, StreamListener listener, EngineClock clock, Duration rewatch,
+            Duration maxBackoff, Duration checkpointInterval) {
+        this.database = database;
+        this.collection = collection;
+        this.preImages = preImages;
+        this.checkpoints = checkpoints;
+        this.listener = listener;
+        this.clock = clock;
+        this.rewatch = rewatch;
+        this.maxBackoff = maxBackoff;
+        this.checkpointInterval = checkpointInterval;
+    }
+
+    /**
+     * Starts the stream's thread and waits (a bounded time) for its first open, so events after
+     * this call are not missed when it succeeds.
+     * @param openWait how long to wait for the first open
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public void start(Duration openWait) throws InterruptedException {
+        Thread loop = new Thread(this::run, "materializer-stream-" + collection);
+        loop.setDaemon(true);
+        this.thread = loop;
+        loop.start();
+        firstOpen.await(openWait.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Whether a cursor is open now. */
+    public boolean isOpen() {
+        return open;
+    }
+
+    /** The watched collection. */
+    public String collection() {
+        return collection;
+    }
+
+    /** Asks the loop to end; it closes its cursor and saves its token. */
+    public void close() {
+        closed = true;
+        CountDownLatch latch = waiting;
+        if (latch != null) {
+            latch.countDown();
+        }
+    }
+
+    /**
+     * Waits for the loop to end after {@link #close()}.
+     * @param timeout the longest wait
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public void awaitClosed(Duration timeout) throws InterruptedException {
+        Thread loop = thread;
+        if (loop != null) {
+            loop.join(Math.max(1, timeout.toMillis()));
+        }
+    }
+
+    private void run() {
+        Checkpoint saved = Checkpoint.NONE;
+        if (checkpoints != null) {
+            try {
+                saved = checkpoints.load(collection);
+            }
+            catch (MongoException ex) {
+                log.warn("The checkpoint of {} could not be read, the stream starts from now: {}", collection,
+                        ex.getMessage());
+            }
+        }
+        BsonDocument token = saved.token();
+        Set<String> pendingAtCheckpoint = saved.pending();
+        boolean reopened = false;
+        int failures = 0;
+        while (!closed) {
+            Outcome outcome = serve(token, reopened, pendingAtCheckpoint);
+            firstOpen.countDown();
+            token = outcome.token();
+            pendingAtCheckpoint = Set.of();
+            if (closed) {
+                break;
+            }
+            failures = outcome.servedEvents() ? 1 : failures + 1;
+            if (outcome.historyLost()) {
+                token = null;
+                if (checkpoints != null) {
+                    checkpoints.clear(collection);
+                }
+            }
+            safely(() -> listener.onEnded(collection, outcome.reason(), outcome.historyLost()));
+            log.warn("The change stream of {} {}: it opens again in {}", collection, outcome.reason(),
+                    backoff(failures));
+            await(backoff(failures));
+            reopened = true;
+        }
+        open = false;
+        firstOpen.countDown();
+    }
+
+    private Duration backoff(int failures) {
+        Duration wait = rewatch;
+        for (int i = 1; i < failures && wait.compareTo(maxBackoff) < 0; i++) {
+            wait = wait.multipliedBy(2);
+        }
+        return wait.compareTo(maxBackoff) > 0 ? maxBackoff : wait;
+    }
+
+    /** Serves one cursor until it ends; says why it ended and where it stood. */
+    private Outcome serve(@Nullable BsonDocument token, boolean reopened, Set<String> pendingAtCheckpoint) {
+        BsonDocument position = token;
+        boolean served = false;
+        ChangeStreamIterable<BsonDocument> iterable = database.getCollection(collection, BsonDocument.class)
+            .watch(List.of())
+            .fullDocument(FullDocument.UPDATE_LOOKUP)
+            .maxAwaitTime(AWAIT_TIME.toMillis(), TimeUnit.MILLISECONDS)
+            .batchSize(1000);
+        if (preImages) {
+            iterable = iterable.fullDocumentBeforeChange(FullDocumentBeforeChange.WHEN_AVAILABLE);
+        }
+        if (token != null) {
+            iterable = iterable.resumeAfter(token);
+        }
+        Instant lastSave = clock.now();
+        // The raw event, not the driver's decoded one: servers differ in the fields they send.
+        try (MongoChangeStreamCursor<BsonDocument> cursor = (MongoChangeStreamCursor<BsonDocument>) iterable
+            .withDocumentClass(BsonDocument.class)
+            .cursor()) {
+            open = true;
+            boolean resumed = token != null;
+            safely(() -> listener.onOpened(collection, resumed, reopened, pendingAtCheckpoint));
+            // Only now: the one who started the stream sees it open and its listener told.
+            firstOpen.countDown();
+            while (!closed) {
+                long started = System.nanoTime();
+                BsonDocument event = cursor.tryNext();
+                if (event == null) {
+                    BsonDocument idleToken = cursor.getResumeToken();
+                    if (idleToken != null) {
+                        position = idleToken;
+                    }
+                    lastSave = saveIfDue(position, lastSave, false);
+                    if (System.nanoTime() - started < IDLE_PAUSE.toNanos()) {
+                        // Real time, not the engine clock: this only spaces out polls of a server that does not await.
+                        java.util.concurrent.locks.LockSupport.parkNanos(IDLE_PAUSE.toNanos());
+                    }
+                    continue;
+                }
+                served = true;
+                SourceChange change = ChangeEvents.toSourceChange(event);
+                if (endsTheStream(change.operation())) {
+                    // The history before a drop or an invalidate cannot be resumed into: start from now.
+                    safely(() -> listener.onChange(collection, change));
+                    return new Outcome(null, true, served, "ended (" + change.operation().name().toLowerCase() + ")");
+                }
+                safely(() -> listener.onChange(collection, change));
+                BsonDocument eventToken = event.getDocument("_id", null);
+                if (eventToken != null) {
+                    position = eventToken;
+                }
+                lastSave = saveIfDue(position, lastSave, false);
+            }
+            saveIfDue(position, lastSave, true);
+            return new Outcome(position, false, served, "closed");
+        }
+        catch (MongoException ex) {
+            if (closed) {
+                return new Outcome(position, false, served, "closed");
+            }
+            boolean historyLost = isHistoryLost(ex, token != null && !served);
+            return new Outcome(position, historyLost, served, "failed: " + ex.getMessage());
+        }
+        catch (RuntimeException ex) {
+            return new Outcome(position, false, served, "failed: " + ex);
+        }
+        finally {
+            open = false;
+        }
+    }
+
+    private static boolean endsTheStream(SourceChange.Operation operation) {
+        return switch (operation) {
+            case INVALIDATE, DROP, DROP_DATABASE, RENAME -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * Whether the failure means the token's history is gone. A resume that fails before any event
+     * with an error the server gives for a bad token also counts: retrying it would fail forever.
+     */
+    private static boolean isHistoryLost(MongoException ex, boolean failedResuming) {
+        if (HISTORY_LOST_CODES.contains(ex.getCode())) {
+            return true;
+        }
+        return failedResuming && (ex instanceof MongoCommandException || ex instanceof MongoQueryException);
+    }
+
+    private Instant saveIfDue(@Nullable BsonDocument position, Instant lastSave, boolean force) {
+        if (checkpoints == null || position == null) {
+            return lastSave;
+        }
+        Instant now = clock.now();
+        if (!force && Duration.between(lastSave, now).compareTo(checkpointInterval) < 0) {
+            return lastSave;
+        }
+        Set<String> pending;
+        try {
+            pending = listener.pendingPartitions(collection);
+        }
+        catch (RuntimeException ex) {
+            log.warn("The pending partitions of {} are unknown, the checkpoint waits: {}", collection, ex.toString());
+            return lastSave;
+        }
+        checkpoints.save(collection, new Checkpoint(position, pending), now.toEpochMilli());
+        return now;
+    }
+
+    /** Waits on the engine clock, so tests move time by hand; {@link #close()} cuts the wait short. */
+    private void await(Duration delay) {
+        CountDownLatch latch = new CountDownLatch(1);
+        waiting = latch;
+        EngineClock.Timer timer = clock.schedule(delay, latch::countDown);
+        try {
+            if (!closed) {
+                latch.await();
+            }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            closed = true;
+        }
+        finally {
+            timer.cancel();
+            waiting = null;
+        }
+    }
+
+    private void safely(Runnable call) {
+        try {
+            call.run();
+        }
+        catch (RuntimeException ex) {
+            log.error("The handler of the stream of {} failed; the stream goes on", collection, ex);
+        }
+    }
+
+    private record Outcome(@Nullable BsonDocument token, boolean historyLost, boolean servedEvents, String reason) {
+    }
+}

@@ -1,0 +1,88 @@
+package dev.materializer.core.pass;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class PartitionLanesTest {
+
+    private final PartitionLanes lanes = new PartitionLanes(2);
+
+    @AfterEach
+    void close() {
+        lanes.close();
+    }
+
+    @Test
+    void theWorkOfOnePartitionRunsOneAtATimeInOrder() throws Exception {
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger maxRunning = new AtomicInteger();
+        List<Integer> order = Collections.synchronizedList(new ArrayList<>());
+        List<CompletableFuture<Integer>> results = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            int index = i;
+            results.add(lanes.submit("acme", () -> {
+                maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+                order.add(index);
+                running.decrementAndGet();
+                return index;
+            }));
+        }
+        CompletableFuture.allOf(results.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+
+        assertThat(maxRunning.get()).isEqualTo(1);
+        assertThat(order).isSorted().hasSize(200);
+    }
+
+    @Test
+    void differentPartitionsRunAtTheSameTime() throws Exception {
+        CountDownLatch bothRunning = new CountDownLatch(2);
+        CompletableFuture<Boolean> a = lanes.submit("acme", () -> {
+            bothRunning.countDown();
+            return bothRunning.await(5, TimeUnit.SECONDS);
+        });
+        CompletableFuture<Boolean> b = lanes.submit("globex", () -> {
+            bothRunning.countDown();
+            return bothRunning.await(5, TimeUnit.SECONDS);
+        });
+
+        assertThat(a.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(b.get(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void drainWaitsForWorkInFlightAndReportsATimeout() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        lanes.submit("acme", () -> release.await(5, TimeUnit.SECONDS));
+        lanes.submit("acme", () -> null);
+
+        assertThat(lanes.inFlight()).isEqualTo(2);
+        assertThat(lanes.awaitIdle(Duration.ofMillis(50))).isFalse();
+
+        release.countDown();
+
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+        assertThat(lanes.inFlight()).isZero();
+    }
+
+    @Test
+    void aFailingTaskFailsItsFutureAndTheLaneGoesOn() throws Exception {
+        CompletableFuture<Object> failed = lanes.submit("acme", () -> {
+            throw new IllegalStateException("boom");
+        });
+        CompletableFuture<String> next = lanes.submit("acme", () -> "after");
+
+        assertThat(next.get(5, TimeUnit.SECONDS)).isEqualTo("after");
+        assertThat(failed).isCompletedExceptionally();
+    }
+}

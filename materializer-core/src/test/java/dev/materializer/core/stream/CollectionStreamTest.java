@@ -1,0 +1,147 @@
+package dev.materializer.core.stream;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import com.mongodb.client.MongoCollection;
+import dev.materializer.core.routing.SourceChange;
+import dev.materializer.core.time.ManualClock;
+import dev.materializer.testing.MongoKind;
+import dev.materializer.testing.MongoTest;
+import dev.materializer.testing.TestMongo;
+import org.bson.BsonDocument;
+import org.bson.Document;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@MongoTest(MongoKind.IN_PROCESS)
+class CollectionStreamTest {
+
+    // The history-lost case needs a server that checks tokens: see CollectionStreamHistoryLostTest.
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    final ManualClock clock = new ManualClock();
+
+    private final Recorder recorder = new Recorder();
+
+    private CollectionStream stream(TestMongo mongo, CheckpointStore store) {
+        return new CollectionStream(mongo.database(), "orders", false, store, recorder, clock, Duration.ofSeconds(1),
+                Duration.ofSeconds(8), Duration.ZERO);
+    }
+
+    @Test
+    void eventsReachTheListenerInOrder(TestMongo mongo) throws Exception {
+        CheckpointStore store = new CheckpointStore(mongo.database(), "_checkpoints");
+        MongoCollection<Document> orders = mongo.database().getCollection("orders");
+        CollectionStream stream = stream(mongo, store);
+        stream.start(WAIT);
+        try {
+            assertThat(stream.isOpen()).isTrue();
+            assertThat(recorder.opened).containsExactly("fresh");
+
+            orders.insertOne(new Document("_id", "o1").append("_part", "acme"));
+            orders.insertOne(new Document("_id", "o2").append("_part", "globex"));
+
+            await().atMost(WAIT).until(() -> recorder.changes.size() == 2);
+            assertThat(recorder.changes).extracting(change -> change.documentId().asString().getValue())
+                .containsExactly("o1", "o2");
+        }
+        finally {
+            stream.close();
+            stream.awaitClosed(WAIT);
+        }
+        assertThat(stream.isOpen()).isFalse();
+    }
+
+    @Test
+    void aStreamResumesFromItsCheckpointAndSeesWhatHappenedWhileClosed(TestMongo mongo) throws Exception {
+        CheckpointStore store = new CheckpointStore(mongo.database(), "_checkpoints");
+        MongoCollection<Document> orders = mongo.database().getCollection("orders");
+        CollectionStream first = stream(mongo, store);
+        first.start(WAIT);
+        orders.insertOne(new Document("_id", "o1").append("_part", "acme"));
+        await().atMost(WAIT).until(() -> recorder.changes.size() == 1);
+        recorder.pending = Set.of("acme");
+        first.close();
+        first.awaitClosed(WAIT);
+        assertThat(store.load("orders").token()).isNotNull();
+        assertThat(store.load("orders").pending()).containsExactly("acme");
+
+        orders.insertOne(new Document("_id", "while-down").append("_part", "globex"));
+        Recorder second = new Recorder();
+        CollectionStream again = new CollectionStream(mongo.database(), "orders", false, store, second, clock,
+                Duration.ofSeconds(1), Duration.ofSeconds(8), Duration.ZERO);
+        again.start(WAIT);
+        try {
+            await().atMost(WAIT).until(() -> !second.changes.isEmpty());
+            assertThat(second.opened).containsExactly("resumed pending=[acme]");
+            assertThat(second.changes.get(0).documentId().asString().getValue()).isEqualTo("while-down");
+        }
+        finally {
+            again.close();
+            again.awaitClosed(WAIT);
+        }
+    }
+
+    @Test
+    void aListenerThatThrowsDoesNotStopTheStream(TestMongo mongo) throws Exception {
+        CheckpointStore store = new CheckpointStore(mongo.database(), "_checkpoints");
+        recorder.failOn = "boom";
+        CollectionStream stream = stream(mongo, store);
+        stream.start(WAIT);
+        try {
+            MongoCollection<Document> orders = mongo.database().getCollection("orders");
+            orders.insertOne(new Document("_id", "boom"));
+            orders.insertOne(new Document("_id", "fine"));
+            await().atMost(WAIT).until(() -> recorder.changes.size() == 1);
+            assertThat(recorder.changes.get(0).documentId().asString().getValue()).isEqualTo("fine");
+            assertThat(stream.isOpen()).isTrue();
+        }
+        finally {
+            stream.close();
+            stream.awaitClosed(WAIT);
+        }
+    }
+
+    static final class Recorder implements StreamListener {
+
+        final List<SourceChange> changes = new CopyOnWriteArrayList<>();
+
+        final List<String> opened = new CopyOnWriteArrayList<>();
+
+        final List<String> ended = new CopyOnWriteArrayList<>();
+
+        volatile Set<String> pending = Set.of();
+
+        volatile String failOn = "";
+
+        @Override
+        public void onChange(String collection, SourceChange change) {
+            if (change.documentId() != null && change.documentId().isString()
+                    && change.documentId().asString().getValue().equals(failOn)) {
+                throw new IllegalStateException("listener failure");
+            }
+            changes.add(change);
+        }
+
+        @Override
+        public void onOpened(String collection, boolean resumed, boolean reopened, Set<String> pendingAtCheckpoint) {
+            opened.add((reopened ? "reopened " : "") + (resumed ? "resumed pending=" + pendingAtCheckpoint : "fresh"));
+        }
+
+        @Override
+        public void onEnded(String collection, String reason, boolean historyLost) {
+            ended.add((historyLost ? "history lost: " : "") + reason);
+        }
+
+        @Override
+        public Set<String> pendingPartitions(String collection) {
+            return pending;
+        }
+    }
+}
