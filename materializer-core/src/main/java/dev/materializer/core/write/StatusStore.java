@@ -27,6 +27,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class StatusStore {
 
+    /**
+     * The field of the status that keeps the fingerprint of the definition of the last successful
+     * run, so a restart can tell a view whose definition changed while the engine was down.
+     */
+    public static final String FINGERPRINT_FIELD = "fingerprint";
+
     private final ViewDocuments views;
 
     /**
@@ -39,14 +45,19 @@ public final class StatusStore {
     }
 
     /**
-     * Writes the state of a view.
+     * Writes the state of a view. An {@code ok} state also records the fingerprint of the definition
+     * that ran.
      * @param view the view
      * @param state its state
      * @param lastError why it is errored; null unsets the stored error
      * @param at when (host time)
      */
     public void write(ViewDefinition view, ViewState state, @Nullable String lastError, Instant at) {
-        views.collection().updateOne(views.filter(view), update(state, lastError, at));
+        BsonDocument update = update(state, lastError, at);
+        if (state == ViewState.OK) {
+            update.getDocument("$set").append(views.status(FINGERPRINT_FIELD), new BsonString(view.fingerprint()));
+        }
+        views.collection().updateOne(views.filter(view), update);
     }
 
     /**
