@@ -61,7 +61,9 @@ public final class MaterializerAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     MaterializerLifecycle materializerLifecycle(Materializer materializer, MaterializerProperties properties) {
-        return new MaterializerLifecycle(materializer, properties.getShutdownTimeout());
+        // Checked here too: with a user's engine the options (and their checks) are not built.
+        return new MaterializerLifecycle(materializer,
+                MaterializerOptionsMapping.requireShutdownTimeout(properties.getShutdownTimeout()));
     }
 
     private static Map<String, PartitionMapping> partitionMappingBeans(ListableBeanFactory beanFactory) {

@@ -94,11 +94,17 @@ final class MaterializerOptionsMapping {
         return bean;
     }
 
-    private static void requireShutdownTimeout(@Nullable Duration timeout) {
+    /**
+     * The shutdown timeout, checked.
+     * @throws InvalidConfigurationPropertyValueException when it is negative
+     */
+    static Duration requireShutdownTimeout(@Nullable Duration timeout) {
         if (timeout == null || timeout.isNegative()) {
             String key = MaterializerProperties.PREFIX + ".shutdown-timeout";
-            throw new InvalidConfigurationPropertyValueException(key, timeout, key + " must be zero or more, was " + timeout);
+            throw new InvalidConfigurationPropertyValueException(key, timeout,
+                    key + " must be zero or more, was " + ((timeout != null) ? readable(timeout) : null));
         }
+        return timeout;
     }
 
     /** The key of a storage source; brackets keep a collection name with dots whole. */
@@ -132,8 +138,9 @@ final class MaterializerOptionsMapping {
             // Not an option the properties set: keep the core's words.
             return new InvalidConfigurationPropertyValueException(MaterializerProperties.PREFIX, null, message);
         }
-        return new InvalidConfigurationPropertyValueException(first.key(), first.value().apply(this.properties),
-                readableDurations(reason.toString()));
+        Object value = first.value().apply(this.properties);
+        return new InvalidConfigurationPropertyValueException(first.key(),
+                (value instanceof Duration duration) ? readable(duration) : value, readableDurations(reason.toString()));
     }
 
     private static String readableDurations(String text) {

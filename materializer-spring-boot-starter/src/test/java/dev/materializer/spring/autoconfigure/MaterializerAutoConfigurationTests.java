@@ -193,6 +193,24 @@ class MaterializerAutoConfigurationTests {
     }
 
     @Test
+    void withBootsMetricsAutoConfigurationTheEngineTheListenerAndTheBinderFormNoCycle() {
+        withMongoClient()
+            .withConfiguration(AutoConfigurations.of(
+                    org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration.class,
+                    org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration.class,
+                    org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration.class))
+            .run(context -> {
+                assertThat(context).hasNotFailed();
+                io.micrometer.core.instrument.MeterRegistry registry = context
+                    .getBean(io.micrometer.core.instrument.MeterRegistry.class);
+                assertThat(registry.find(dev.materializer.spring.metrics.MaterializerMeters.VIEWS).gauges()).hasSize(4);
+                this.factory.options().listener().onChange("orders", null);
+                assertThat(registry.get(dev.materializer.spring.metrics.MaterializerMeters.CHANGES).counter().count())
+                    .isEqualTo(1);
+            });
+    }
+
+    @Test
     void withoutAMeterRegistryThereAreNoMeters() {
         withMongoClient().run(context -> {
             assertThat(context).doesNotHaveBean(MaterializerMeterBinder.class);

@@ -135,7 +135,7 @@ class MaterializerPropertiesTests {
             materializer.status-field           | $status  | materializer.status-field must be a top-level field name
             materializer.status-field           | _part    | materializer.partition-field and materializer.status-field must differ, both were '_part'
             materializer.instance-id            | ' '      | materializer.instance-id must be a non-blank text
-            materializer.shutdown-timeout       | -1s      | materializer.shutdown-timeout must be zero or more
+            materializer.shutdown-timeout       | -1s      | materializer.shutdown-timeout must be zero or more, was -1s
             materializer.database               | a/b      | materializer.database must be a database name
             """)
     void aBadValueFailsTheStartNamingItsKeyAndWhatIsAllowed(String key, String value, String message) {
@@ -157,6 +157,15 @@ class MaterializerPropertiesTests {
         withMongoClient().withPropertyValues("materializer.partition-field=debounce", "materializer.status-field=debounce")
             .run(context -> assertThat(context.getStartupFailure()).rootCause()
                 .hasMessageContaining("materializer.partition-field and materializer.status-field must differ, both were 'debounce'"));
+    }
+
+    @Test
+    void aNegativeShutdownTimeoutFailsEvenWithAUsersEngine() {
+        this.runner.withBean(MongoClient.class, () -> mock(MongoClient.class))
+            .withBean(dev.materializer.core.Materializer.class, dev.materializer.spring.testing.RecordingMaterializer::new)
+            .withPropertyValues("materializer.shutdown-timeout=-5s")
+            .run(context -> assertThat(context.getStartupFailure()).rootCause()
+                .hasMessageContaining("materializer.shutdown-timeout must be zero or more, was -5s"));
     }
 
     @Test
