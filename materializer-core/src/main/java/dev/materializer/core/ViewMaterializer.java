@@ -1,15 +1,97 @@
 package dev.materializer.core;
 
 import java.time.Duration;
+import java.util.NoSuchElementException;
 import java.util.concurrent.CompletableFuture;
 
 import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoDatabase;
+import dev.materializer.core.guard.ScopeGuard;
+import dev.materializer.core.hash.RowHasher;
+import dev.materializer.core.pass.PartitionLanes;
+import dev.materializer.core.pass.PassScheduler;
+import dev.materializer.core.routing.PartitionRouter;
+import dev.materializer.core.server.CapabilityDetector;
+import dev.materializer.core.server.ClockSkew;
+import dev.materializer.core.server.ServerCapabilities;
+import dev.materializer.core.stream.CheckpointStore;
+import dev.materializer.core.stream.CollectionStream;
+import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.time.SystemClock;
+import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.write.StatusStore;
+import dev.materializer.core.write.ViewRunner;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Keeps every view's target equal to the result of its pipeline. (Skeleton: the runtime is being
- * built in "Core engine II".)
+ * Keeps every view's target equal to the result of its pipeline, for every partition, from change
+ * streams: the engine facade. It composes the parts and owns their lifecycle; the work is done by
+ * the parts ({@link ViewCatalog}, {@link SourceFeed}, {@link PassScheduler}, {@link PassExecution},
+ * {@link ViewRunner}).
+ *
+ * <pre>{@code
+ * ViewMaterializer views = new ViewMaterializer(client, "shop", MaterializerOptions.defaults());
+ * views.start();
+ * ...
+ * views.stop();
+ * }</pre>
+ *
+ * <p>Threads: {@link #start()} returns at once and starts on a thread of its own, retrying with
+ * backoff while MongoDB cannot be reached; each change stream has its reader thread; timers run on
+ * the clock's thread; passes on a pool of {@code maxConcurrentPasses} threads, one partition at a
+ * time per partition. The control methods may be called from any thread.
  */
 public final class ViewMaterializer implements Materializer {
+
+    private static final Logger log = LoggerFactory.getLogger(ViewMaterializer.class);
+
+    private static final Duration OPEN_WAIT = Duration.ofSeconds(10);
+
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
+
+    private final MongoClient client;
+
+    private final MongoDatabase database;
+
+    private final MaterializerOptions options;
+
+    private final EngineClock clock;
+
+    private final @Nullable SystemClock ownedClock;
+
+    private final MaterializerListener listener;
+
+    private final ViewRegistry registry;
+
+    private final PartitionLanes lanes;
+
+    private final PassScheduler scheduler;
+
+    private final PassExecution passes;
+
+    private final StatusStore status;
+
+    private final SourceFeed feed;
+
+    private final ViewCatalog catalog;
+
+    private final Object lifecycle = new Object();
+
+    private volatile EngineState state = EngineState.NEW;
+
+    private volatile @Nullable String reason;
+
+    private volatile boolean transactions;
+
+    private volatile @Nullable ViewRunner runner;
+
+    private @Nullable CollectionStream viewsStream;
+
+    private EngineClock.@Nullable Timer retry;
+
+    private int failedStarts;
 
     /**
      * Creates the engine; nothing runs before {@link #start()}.
@@ -18,53 +100,213 @@ public final class ViewMaterializer implements Materializer {
      * @param options the options
      */
     public ViewMaterializer(MongoClient client, String database, MaterializerOptions options) {
-        throw new UnsupportedOperationException("ViewMaterializer: not implemented yet");
+        this.client = client;
+        this.database = client.getDatabase(database);
+        this.options = options;
+        if (options.clock() == null) {
+            this.ownedClock = new SystemClock();
+            this.clock = ownedClock;
+        }
+        else {
+            this.ownedClock = null;
+            this.clock = options.clock();
+        }
+        this.listener = new SafeListener(options.listener());
+        this.registry = new ViewRegistry(options.partitionField());
+        this.lanes = new PartitionLanes(options.maxConcurrentPasses());
+        this.status = new StatusStore(this.database, options);
+        this.passes = new PassExecution(registry, status, clock, listener, options);
+        this.scheduler = new PassScheduler(clock, options.debounce(), maxDelay(options.debounce()), lanes, passes);
+        this.passes.wire(scheduler, this::sweepAfter);
+        this.feed = new SourceFeed(this.database, registry,
+                new PartitionRouter(options.partitionField(), options.storageSources()), scheduler,
+                new CheckpointStore(this.database, options.checkpointsCollection()), clock, options, listener);
+        this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler);
     }
 
-    /** Starts the engine; returns at once, even while MongoDB is unreachable. */
+    /** The longest a change waits for its pass while its partition never goes quiet. */
+    static Duration maxDelay(Duration debounce) {
+        Duration tenTimes = debounce.multipliedBy(10);
+        return tenTimes.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : tenTimes;
+    }
+
+    @Override
     public void start() {
-        throw new UnsupportedOperationException();
+        synchronized (lifecycle) {
+            if (state != EngineState.NEW) {
+                throw new IllegalStateException("the materializer was already started (it is " + state + ")");
+            }
+            setState(EngineState.STARTING, "connecting to MongoDB");
+        }
+        Thread starter = new Thread(this::attemptStart, "materializer-start");
+        starter.setDaemon(true);
+        starter.start();
     }
 
-    /** Stops intake: a change starts no pass, and a waiting pass does not start. */
+    private void attemptStart() {
+        synchronized (lifecycle) {
+            if (state == EngineState.STOPPING || state == EngineState.STOPPED) {
+                return;
+            }
+        }
+        try {
+            ServerCapabilities capabilities = CapabilityDetector.detect(client, database, options.checkpointsCollection());
+            transactions = capabilities.transactions();
+            log.info("MongoDB {}: transactions {}; views are written {}", capabilities.version() == null ? "(version unknown)"
+                    : capabilities.version(), transactions ? "available" : "not available",
+                    transactions ? "in one transaction up to " + options.maxTransactionRows() + " rows, else by generation"
+                            : "by generation");
+            feed.skew(ClockSkew.measure(database, options.checkpointsCollection(), options.instanceId()));
+            ViewRunner viewRunner = new ViewRunner(database, transactions ? client : null, options,
+                    new ScopeGuard(options.partitionField()), new RowHasher());
+            runner = viewRunner;
+            passes.useRunner(viewRunner);
+            CollectionStream stream = new CollectionStream(database, options.viewsCollection(), false, null, catalog,
+                    clock, options.rewatch(), options.maxBackoff(), SourceFeed.CHECKPOINT_INTERVAL);
+            synchronized (lifecycle) {
+                if (state == EngineState.STOPPING || state == EngineState.STOPPED) {
+                    return;
+                }
+                viewsStream = stream;
+            }
+            // The stream opens before the read, so no change of a view falls between them.
+            stream.start(OPEN_WAIT);
+            catalog.loadAll();
+            synchronized (lifecycle) {
+                if (state == EngineState.STARTING || state == EngineState.RETRYING) {
+                    failedStarts = 0;
+                    setState(EngineState.RUNNING, null);
+                    log.info("The materializer runs: {} view(s), {} source stream(s)", registry.ids().size(),
+                            feed.openStreams());
+                }
+            }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        catch (RuntimeException ex) {
+            retryStart(ex);
+        }
+    }
+
+    private void retryStart(RuntimeException failure) {
+        synchronized (lifecycle) {
+            if (state == EngineState.STOPPING || state == EngineState.STOPPED) {
+                return;
+            }
+            failedStarts++;
+            Duration wait = options.rewatch();
+            for (int i = 1; i < failedStarts && wait.compareTo(options.maxBackoff()) < 0; i++) {
+                wait = wait.multipliedBy(2);
+            }
+            if (wait.compareTo(options.maxBackoff()) > 0) {
+                wait = options.maxBackoff();
+            }
+            String why = "cannot start: " + failure.getMessage();
+            setState(EngineState.RETRYING, why);
+            log.warn("The materializer {}; it tries again in {}", why, wait);
+            closeViewsStream();
+            retry = clock.schedule(wait, () -> {
+                Thread again = new Thread(this::attemptStart, "materializer-start");
+                again.setDaemon(true);
+                again.start();
+            });
+        }
+    }
+
+    private void sweepAfter(Duration delay, ViewDefinition view) {
+        clock.schedule(delay, () -> {
+            ViewRunner current = runner;
+            if (current == null || state != EngineState.RUNNING
+                    || registry.find(view.partition(), view.key().id()) != view) {
+                return;
+            }
+            lanes.submit(view.partition(), () -> {
+                current.sweep(view);
+                return null;
+            });
+        });
+    }
+
+    @Override
     public void stopIntake() {
-        throw new UnsupportedOperationException();
+        scheduler.stopIntake();
     }
 
-    /**
-     * Waits until no work is in flight, or the timeout passes.
-     * @param timeout the longest wait
-     * @return true when no work is left
-     * @throws InterruptedException when interrupted while waiting
-     */
+    @Override
     public boolean drain(Duration timeout) throws InterruptedException {
-        throw new UnsupportedOperationException();
+        return lanes.awaitIdle(timeout);
     }
 
-    /** The passes, rebalances and status writes in flight or queued. */
+    @Override
     public int inFlight() {
-        throw new UnsupportedOperationException();
+        return lanes.inFlight();
     }
 
-    /** Closes the streams and cancels every timer; work in flight ends on its own. */
     @Override
     public void close() {
-        throw new UnsupportedOperationException();
+        synchronized (lifecycle) {
+            if (state == EngineState.STOPPED) {
+                return;
+            }
+            setState(EngineState.STOPPING, "closing");
+            if (retry != null) {
+                retry.cancel();
+            }
+        }
+        stopIntake();
+        closeViewsStream();
+        try {
+            feed.close(CLOSE_WAIT);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+        lanes.close();
+        synchronized (lifecycle) {
+            setState(EngineState.STOPPED, "closed");
+        }
+        if (ownedClock != null) {
+            ownedClock.close();
+        }
     }
 
-    /** A picture of the engine's state now. */
+    private void closeViewsStream() {
+        CollectionStream stream;
+        synchronized (lifecycle) {
+            stream = viewsStream;
+            viewsStream = null;
+        }
+        if (stream != null) {
+            stream.close();
+        }
+    }
+
+    @Override
     public MaterializerSnapshot snapshot() {
-        throw new UnsupportedOperationException();
+        CollectionStream stream = viewsStream;
+        int open = feed.openStreams() + (stream != null && stream.isOpen() ? 1 : 0);
+        return new MaterializerSnapshot(state, reason, open, lanes.inFlight(), feed.lag(), transactions,
+                registry.snapshot());
     }
 
-    /**
-     * Runs one view now, outside the debounce.
-     * @param partition the partition
-     * @param id the text of the view's {@code _id}
-     * @return the report of the pass, when it ends; fails with {@link java.util.NoSuchElementException}
-     *     for an unknown view
-     */
+    @Override
     public CompletableFuture<PassReport> refresh(String partition, String id) {
-        throw new UnsupportedOperationException();
+        ViewDefinition view = registry.find(partition, id);
+        if (view == null) {
+            return CompletableFuture.failedFuture(
+                    new NoSuchElementException("no view '" + id + "' in partition '" + partition + "'"));
+        }
+        if (state != EngineState.RUNNING) {
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException("the materializer is not running (" + state + ")"));
+        }
+        return lanes.submit(partition, () -> passes.refresh(view));
+    }
+
+    private void setState(EngineState next, @Nullable String why) {
+        state = next;
+        reason = why;
+        listener.onStateChanged(next, why);
     }
 }

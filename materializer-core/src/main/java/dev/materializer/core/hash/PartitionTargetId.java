@@ -24,4 +24,9 @@ public final class PartitionTargetId implements TargetIdStrategy {
             .append("generation", new BsonObjectId(generation))
             .append("id", rowId);
     }
+
+    @Override
+    public String toString() {
+        return "PartitionTargetId{partition, generation, id}";
+    }
 }

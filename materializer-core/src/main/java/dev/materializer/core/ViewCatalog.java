@@ -1,0 +1,275 @@
+package dev.materializer.core;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import com.mongodb.MongoException;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import dev.materializer.core.pass.PartitionLanes;
+import dev.materializer.core.pass.PassScheduler;
+import dev.materializer.core.routing.SourceChange;
+import dev.materializer.core.stream.StreamListener;
+import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.view.InvalidViewException;
+import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewDefinitionParser;
+import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.view.ViewState;
+import dev.materializer.core.view.ViewStatus;
+import dev.materializer.core.write.StatusStore;
+import org.bson.BsonDocument;
+import org.bson.BsonValue;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the registry equal to the views collection: reads it whole at start and after its stream
+ * reopens, and applies each change of a view document. A change that leaves a view's definition as
+ * it was (its status written by the engine, metadata of the user) does nothing; a real change
+ * replaces the view and rebalances its partition, so cycles appear or break and the freed views
+ * run.
+ *
+ * <p>Threads: {@link #loadAll} runs on the start path; the listener methods on the views stream's
+ * thread. Rebalances go to the partitions' lanes.
+ */
+final class ViewCatalog implements StreamListener {
+
+    private static final Logger log = LoggerFactory.getLogger(ViewCatalog.class);
+
+    private final MongoCollection<BsonDocument> views;
+
+    private final ViewRegistry registry;
+
+    private final ViewDefinitionParser parser;
+
+    private final StatusStore status;
+
+    private final PassExecution passes;
+
+    private final PartitionLanes lanes;
+
+    private final SourceFeed feed;
+
+    private final EngineClock clock;
+
+    private final MaterializerOptions options;
+
+    private final PassScheduler scheduler;
+
+    ViewCatalog(MongoDatabase database, ViewRegistry registry, StatusStore status, PassExecution passes,
+            PartitionLanes lanes, SourceFeed feed, EngineClock clock, MaterializerOptions options,
+            PassScheduler scheduler) {
+        this.scheduler = scheduler;
+        this.views = database.getCollection(options.viewsCollection(), BsonDocument.class);
+        this.registry = registry;
+        this.parser = new ViewDefinitionParser(options.partitionField(), options.viewsCollection());
+        this.status = status;
+        this.passes = passes;
+        this.lanes = lanes;
+        this.feed = feed;
+        this.clock = clock;
+        this.options = options;
+    }
+
+    /**
+     * Reads every view document, registers the valid ones, marks the invalid ones errored, drops
+     * views that are gone, and rebalances every partition. A view runs at once when it has never
+     * run, is errored, or its definition changed since its last run; the others wait for their
+     * sources' changes.
+     */
+    void loadAll() throws InterruptedException {
+        Set<String> seen = new HashSet<>();
+        Set<String> partitions = new HashSet<>(registry.partitions());
+        List<ViewDefinition> toRun = new ArrayList<>();
+        for (BsonDocument document : views.find()) {
+            ViewDefinition view = accept(document);
+            if (document.containsKey("_id")) {
+                seen.add(ViewKey.idText(document.get("_id")));
+            }
+            if (view != null) {
+                partitions.add(view.partition());
+                if (needsRun(view, document)) {
+                    toRun.add(view);
+                }
+            }
+        }
+        for (String id : registry.ids()) {
+            if (!seen.contains(id)) {
+                ViewDefinition removed = registry.remove(id);
+                if (removed != null) {
+                    partitions.add(removed.partition());
+                }
+            }
+        }
+        feed.sync();
+        Set<String> runIds = new HashSet<>();
+        toRun.forEach(view -> runIds.add(view.key().id()));
+        for (String partition : partitions) {
+            lanes.submit(partition, () -> {
+                passes.rebalance(partition, view -> runIds.contains(view.key().id()));
+                return null;
+            });
+        }
+    }
+
+    /** Whether a view must run at start: never run, errored, or changed since its last successful run. */
+    private boolean needsRun(ViewDefinition view, BsonDocument document) {
+        BsonDocument stored = document.get(options.statusField()) instanceof BsonDocument doc ? doc : null;
+        ViewStatus viewStatus = ViewStatus.fromBson(stored);
+        if (viewStatus.generation() == null || viewStatus.state() != ViewState.OK) {
+            return true;
+        }
+        BsonValue fingerprint = stored == null ? null : stored.get(StatusStore.FINGERPRINT_FIELD);
+        return fingerprint == null || !fingerprint.isString()
+                || !fingerprint.asString().getValue().equals(view.fingerprint());
+    }
+
+    /**
+     * Registers a view document; gives the definition, or null when invalid. A view whose
+     * definition and partition did not change keeps its entry and what the runtime knows of it.
+     */
+    private @Nullable ViewDefinition accept(BsonDocument document) {
+        BsonValue id = document.get("_id");
+        try {
+            ViewDefinition view = parser.parse(document);
+            ViewDefinition known = registry.definition(view.key().id());
+            if (known != null && sameDefinition(known, view)) {
+                return known;
+            }
+            BsonDocument stored = document.get(options.statusField()) instanceof BsonDocument doc ? doc : null;
+            registry.put(view, ViewStatus.fromBson(stored).generation());
+            return view;
+        }
+        catch (InvalidViewException ex) {
+            if (id == null) {
+                log.error("A document of {} without _id cannot be a view: {}", options.viewsCollection(), ex.getMessage());
+                return null;
+            }
+            String idText = ViewKey.idText(id);
+            String partition = document.get(options.partitionField()) instanceof org.bson.BsonString text
+                    ? text.getValue() : null;
+            ViewRegistry.InvalidView known = registry.invalid(idText);
+            registry.putInvalid(idText, partition, ex.getMessage());
+            if (!alreadyErrored(document, ex.getMessage()) && (known == null || !known.error().equals(ex.getMessage()))) {
+                log.error("View {} cannot run: {}", idText, ex.getMessage());
+                try {
+                    status.writeInvalid(id, partition, ex.getMessage(), clock.now());
+                }
+                catch (MongoException writeFailure) {
+                    log.warn("The status of view {} was not written: {}", idText, writeFailure.getMessage());
+                }
+            }
+            return null;
+        }
+    }
+
+    /** Whether the stored status already says this error: writing it again would only echo through the stream. */
+    private boolean alreadyErrored(BsonDocument document, String error) {
+        BsonDocument stored = document.get(options.statusField()) instanceof BsonDocument doc ? doc : null;
+        ViewStatus viewStatus = ViewStatus.fromBson(stored);
+        return viewStatus.state() == ViewState.ERRORED && error.equals(viewStatus.lastError());
+    }
+
+    @Override
+    public void onChange(String collection, SourceChange change) {
+        if (!scheduler.intake()) {
+            // After stopIntake no new work starts; the next start reads every view again.
+            return;
+        }
+        try {
+            switch (change.operation()) {
+                case INSERT, UPDATE, REPLACE -> changed(change.fullDocument());
+                case DELETE -> deleted(change.documentId());
+                default -> {
+                    // Drops and invalidations end the stream; its reopening reloads every view.
+                }
+            }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void changed(@Nullable BsonDocument document) throws InterruptedException {
+        if (document == null || !document.containsKey("_id")) {
+            // Deleted since the change: its delete event follows.
+            return;
+        }
+        String id = ViewKey.idText(document.get("_id"));
+        ViewDefinition before = registry.definition(id);
+        ViewDefinition after = accept(document);
+        if (after != null && after == before) {
+            // Only the status or the user's metadata changed: the view stays as it runs.
+            return;
+        }
+        if (after == null && before == null) {
+            return;
+        }
+        log.info("View {} {}", id, before == null ? "added" : after == null ? "became invalid" : "changed");
+        feed.sync();
+        Set<String> partitions = new HashSet<>();
+        if (before != null) {
+            partitions.add(before.partition());
+        }
+        if (after != null) {
+            partitions.add(after.partition());
+        }
+        for (String partition : partitions) {
+            lanes.submit(partition, () -> {
+                passes.rebalance(partition, view -> after != null && view.key().equals(after.key()));
+                return null;
+            });
+        }
+    }
+
+    private void deleted(@Nullable BsonValue documentId) throws InterruptedException {
+        if (documentId == null) {
+            return;
+        }
+        ViewDefinition removed = registry.remove(ViewKey.idText(documentId));
+        if (removed == null) {
+            return;
+        }
+        log.info("View {} removed from partition {}", removed.key().id(), removed.partition());
+        feed.sync();
+        // A removed view can break a cycle: the freed views run.
+        lanes.submit(removed.partition(), () -> {
+            passes.rebalance(removed.partition(), view -> false);
+            return null;
+        });
+    }
+
+    @Override
+    public void onOpened(String collection, boolean resumed, boolean reopened, Set<String> pendingAtCheckpoint) {
+        if (reopened) {
+            log.info("The stream of {} reopened: every view is read again", collection);
+            try {
+                loadAll();
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            catch (MongoException ex) {
+                log.warn("The views could not be read again: {}", ex.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public void onEnded(String collection, String reason, boolean historyLost) {
+        // The reopening reloads every view.
+    }
+
+    @Override
+    public Set<String> pendingPartitions(String collection) {
+        return Set.of();
+    }
+
+    private static boolean sameDefinition(ViewDefinition a, ViewDefinition b) {
+        return a.fingerprint().equals(b.fingerprint()) && a.partition().equals(b.partition());
+    }
+}

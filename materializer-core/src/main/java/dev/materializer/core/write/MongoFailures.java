@@ -1,0 +1,73 @@
+package dev.materializer.core.write;
+
+import com.mongodb.MongoBulkWriteException;
+import com.mongodb.MongoCommandException;
+import com.mongodb.MongoException;
+import com.mongodb.MongoInterruptedException;
+import com.mongodb.MongoNodeIsRecoveringException;
+import com.mongodb.MongoNotPrimaryException;
+import com.mongodb.MongoServerException;
+import com.mongodb.MongoSocketException;
+import com.mongodb.MongoTimeoutException;
+import com.mongodb.MongoWriteException;
+import org.jspecify.annotations.Nullable;
+
+/** Tells the failures of MongoDB apart: the deployment's (thrown on) from the view's (its error). */
+final class MongoFailures {
+
+    /** The server's code of a write conflict between transactions. */
+    static final int WRITE_CONFLICT = 112;
+
+    private MongoFailures() {
+    }
+
+    /**
+     * True when the deployment failed, not the view: unreachable, no primary, interrupted. Such a
+     * failure says nothing about the view, so it must not make the view errored.
+     */
+    static boolean isInfrastructure(MongoException failure) {
+        return failure instanceof MongoSocketException || failure instanceof MongoTimeoutException
+                || failure instanceof MongoNotPrimaryException || failure instanceof MongoNodeIsRecoveringException
+                || failure instanceof MongoInterruptedException || failure.hasErrorLabel("RetryableWriteError")
+                || !(failure instanceof MongoServerException);
+    }
+
+    /**
+     * True for a write conflict with another writer (code 112). The label
+     * {@code TransientTransactionError} is not enough: a transaction over its time limit has it too,
+     * and that view must go in groups instead.
+     */
+    static boolean isWriteConflict(@Nullable Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof MongoBulkWriteException bulk
+                    && bulk.getWriteErrors().stream().anyMatch(error -> error.getCode() == WRITE_CONFLICT)) {
+                return true;
+            }
+            if (cause instanceof MongoWriteException write && write.getError().getCode() == WRITE_CONFLICT) {
+                return true;
+            }
+            if (cause instanceof MongoCommandException command && "WriteConflict".equals(command.getErrorCodeName())) {
+                return true;
+            }
+            if (cause instanceof MongoException mongo && mongo.getCode() == WRITE_CONFLICT) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The server's own words, without the driver's wrapping and the full response. */
+    static String messageOf(MongoException failure) {
+        if (failure instanceof MongoCommandException command && command.getErrorMessage() != null
+                && !command.getErrorMessage().isBlank()) {
+            return command.getErrorMessage();
+        }
+        if (failure instanceof MongoBulkWriteException bulk && !bulk.getWriteErrors().isEmpty()) {
+            return bulk.getWriteErrors().get(0).getMessage();
+        }
+        if (failure instanceof MongoWriteException write) {
+            return write.getError().getMessage();
+        }
+        return String.valueOf(failure.getMessage());
+    }
+}

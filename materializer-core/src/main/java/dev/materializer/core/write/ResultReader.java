@@ -1,0 +1,146 @@
+package dev.materializer.core.write;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import com.mongodb.MongoException;
+import com.mongodb.client.MongoCursor;
+import com.mongodb.client.MongoDatabase;
+import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.guard.ScopeGuard;
+import dev.materializer.core.guard.ScopeViolationException;
+import dev.materializer.core.hash.RowHasher;
+import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewKey;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonValue;
+import org.bson.types.ObjectId;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs a view's guarded pipeline and hands its result over in groups of {@value TargetRows#GROUP_SIZE}
+ * rows, each with the hash of its content. A refusal of the guard, a failure of the pipeline, a row
+ * without {@code _id} and a result over {@code maxRows} are errors of the view.
+ *
+ * <p>Immutable and thread-safe; each {@link Cursor} belongs to one pass.
+ */
+final class ResultReader {
+
+    private final MongoDatabase database;
+
+    private final ScopeGuard guard;
+
+    private final RowHasher hasher;
+
+    private final TargetRows rows;
+
+    private final int maxRows;
+
+    private final long maxTimeMillis;
+
+    ResultReader(MongoDatabase database, MaterializerOptions options, ScopeGuard guard, RowHasher hasher,
+            TargetRows rows) {
+        this.database = database;
+        this.guard = guard;
+        this.hasher = hasher;
+        this.rows = rows;
+        this.maxRows = options.maxRows();
+        this.maxTimeMillis = options.maxTime().toMillis();
+    }
+
+    /**
+     * Starts the pipeline of a view.
+     * @param generations the current generations of the views of its partition, the only target rows
+     *     it may read
+     */
+    Cursor open(ViewDefinition view, Collection<ObjectId> generations) throws ViewRunException {
+        List<BsonDocument> pipeline;
+        try {
+            pipeline = new ArrayList<>(guard.scope(view.pipeline(), view.partition(), view.collections(), generations));
+        }
+        catch (ScopeViolationException ex) {
+            throw new ViewRunException(ex.getMessage());
+        }
+        // One row more than allowed tells a result at the limit from one over it
+        pipeline.add(new BsonDocument("$limit", new BsonInt32(maxRows + 1)));
+        MongoCursor<BsonDocument> cursor;
+        try {
+            cursor = database.getCollection(view.primarySource(), BsonDocument.class)
+                .aggregate(pipeline)
+                .maxTime(maxTimeMillis, TimeUnit.MILLISECONDS)
+                .batchSize(TargetRows.GROUP_SIZE)
+                .cursor();
+        }
+        catch (MongoException ex) {
+            throw pipelineFailure(ex);
+        }
+        return new Cursor(view, cursor);
+    }
+
+    private static ViewRunException pipelineFailure(MongoException failure) {
+        if (MongoFailures.isInfrastructure(failure)) {
+            throw failure;
+        }
+        return new ViewRunException("the pipeline failed: " + MongoFailures.messageOf(failure));
+    }
+
+    /** The rows of one run of a pipeline. Not thread-safe. */
+    final class Cursor implements AutoCloseable {
+
+        private final ViewDefinition view;
+
+        private final MongoCursor<BsonDocument> cursor;
+
+        private long count;
+
+        private Cursor(ViewDefinition view, MongoCursor<BsonDocument> cursor) {
+            this.view = view;
+            this.cursor = cursor;
+        }
+
+        /** The next group of rows, or null at the end of the result. */
+        @Nullable
+        List<ResultRow> nextGroup() throws ViewRunException {
+            List<ResultRow> group = new ArrayList<>(TargetRows.GROUP_SIZE);
+            while (group.size() < TargetRows.GROUP_SIZE && hasNext()) {
+                group.add(rowOf(cursor.next()));
+            }
+            return group.isEmpty() ? null : group;
+        }
+
+        private boolean hasNext() throws ViewRunException {
+            try {
+                return cursor.hasNext();
+            }
+            catch (MongoException ex) {
+                throw pipelineFailure(ex);
+            }
+        }
+
+        private ResultRow rowOf(BsonDocument row) throws ViewRunException {
+            if (++count > maxRows) {
+                throw new ViewRunException("the result of view " + ViewKey.idText(view.id()) + " has more than "
+                        + maxRows + " rows (maxRows)");
+            }
+            BsonValue id = row.get("_id");
+            if (id == null || id.isNull()) {
+                throw new ViewRunException("each row of the result needs an _id");
+            }
+            BsonDocument content = rows.contentOf(row);
+            return new ResultRow(id, content, hasher.hash(content));
+        }
+
+        @Override
+        public void close() {
+            try {
+                cursor.close();
+            }
+            catch (MongoException ex) {
+                // The server ends an abandoned cursor on its own.
+            }
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package dev.materializer.core.write;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.mongodb.client.model.Projections;
+import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewState;
+import dev.materializer.core.view.ViewStatus;
+import com.mongodb.client.MongoDatabase;
+import org.bson.BsonDateTime;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+import org.bson.types.ObjectId;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads and writes the status field of view documents. A status write sets only {@code state},
+ * {@code at} and {@code lastError}: the generation, the previous generation and the lease belong
+ * to the writers and are never touched here, so a status write cannot undo a flip or a lease.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class StatusStore {
+
+    /**
+     * The field of the status that keeps the fingerprint of the definition of the last successful
+     * run, so a restart can tell a view whose definition changed while the engine was down.
+     */
+    public static final String FINGERPRINT_FIELD = "fingerprint";
+
+    private final ViewDocuments views;
+
+    /**
+     * Creates a store.
+     * @param database the database of the views collection
+     * @param options the engine's options (views collection, partition and status fields)
+     */
+    public StatusStore(MongoDatabase database, MaterializerOptions options) {
+        this.views = new ViewDocuments(database, options);
+    }
+
+    /**
+     * Writes the state of a view. An {@code ok} state also records the fingerprint of the definition
+     * that ran.
+     * @param view the view
+     * @param state its state
+     * @param lastError why it is errored; null unsets the stored error
+     * @param at when (host time)
+     */
+    public void write(ViewDefinition view, ViewState state, @Nullable String lastError, Instant at) {
+        BsonDocument update = update(state, lastError, at);
+        if (state == ViewState.OK) {
+            update.getDocument("$set").append(views.status(FINGERPRINT_FIELD), new BsonString(view.fingerprint()));
+        }
+        views.collection().updateOne(views.filter(view), update);
+    }
+
+    /**
+     * Writes the status of a view document that cannot run.
+     * @param id the {@code _id} of the view document
+     * @param partition its partition, when the document names one
+     * @param error why it cannot run
+     * @param at when (host time)
+     */
+    public void writeInvalid(BsonValue id, @Nullable String partition, String error, Instant at) {
+        views.collection().updateOne(views.filter(id, partition), update(ViewState.ERRORED, error, at));
+    }
+
+    /**
+     * Reads the status of a view.
+     * @param view the view
+     * @return its status; {@link ViewStatus#NONE} when the document or its status is missing
+     */
+    public ViewStatus read(ViewDefinition view) {
+        BsonDocument document = views.collection()
+            .find(views.filter(view))
+            .projection(Projections.include(views.statusField()))
+            .first();
+        return document == null ? ViewStatus.NONE : statusOf(document.get(views.statusField()));
+    }
+
+    /**
+     * The status of a view with the server's time of the read, so that leases and grace times,
+     * which are server times, compare with a time of the same clock.
+     * @return null when the view document is gone
+     */
+    @Nullable
+    StatusAtServerTime readAtServerTime(ViewDefinition view) {
+        BsonDocument row = views.collection()
+            .aggregate(List.of(new BsonDocument("$match", views.filter(view)),
+                    new BsonDocument("$limit", new BsonInt32(1)),
+                    new BsonDocument("$project", new BsonDocument("_id", new BsonInt32(0))
+                        .append("status", new BsonString("$" + views.statusField()))
+                        .append("now", new BsonString("$$NOW")))))
+            .first();
+        if (row == null || !row.isDateTime("now")) {
+            return null;
+        }
+        return new StatusAtServerTime(statusOf(row.get("status")),
+                Instant.ofEpochMilli(row.getDateTime("now").getValue()));
+    }
+
+    /** The current generations of the views of a partition: the target rows its pipelines may read. */
+    List<ObjectId> currentGenerations(String partition) {
+        List<ObjectId> generations = new ArrayList<>();
+        views.collection()
+            .find(new BsonDocument(views.partitionField(), new BsonString(partition)))
+            .projection(Projections.include(views.status("generation")))
+            .forEach(document -> {
+                ObjectId generation = statusOf(document.get(views.statusField())).generation();
+                if (generation != null) {
+                    generations.add(generation);
+                }
+            });
+        return generations;
+    }
+
+    private static ViewStatus statusOf(@Nullable BsonValue value) {
+        return ViewStatus.fromBson(value != null && value.isDocument() ? value.asDocument() : null);
+    }
+
+    private BsonDocument update(ViewState state, @Nullable String lastError, Instant at) {
+        BsonDocument set = new BsonDocument(views.status("state"), new BsonString(state.value()))
+            .append(views.status("at"), new BsonDateTime(at.toEpochMilli()));
+        BsonDocument update = new BsonDocument("$set", set);
+        if (lastError != null) {
+            set.append(views.status("lastError"), new BsonString(lastError));
+        }
+        else {
+            update.append("$unset", new BsonDocument(views.status("lastError"), new BsonString("")));
+        }
+        return update;
+    }
+
+    /**
+     * The status of a view read together with the server's time.
+     * @param status its status
+     * @param serverNow the server's time of the read
+     */
+    record StatusAtServerTime(ViewStatus status, Instant serverNow) {
+
+        /** True while a lease of a pass in groups holds the view. */
+        boolean leaseIsLive() {
+            ViewStatus.Lease lease = status.lease();
+            return lease != null && lease.until().isAfter(serverNow);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package dev.materializer.core.write;
+
+import java.time.Duration;
+import java.util.List;
+
+import com.mongodb.MongoException;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoDatabase;
+import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.PassOutcome;
+import dev.materializer.core.PassReport;
+import dev.materializer.core.WriteMode;
+import dev.materializer.core.guard.ScopeGuard;
+import dev.materializer.core.hash.RowHasher;
+import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewFilter;
+import org.bson.BsonDocument;
+import org.bson.types.ObjectId;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one view once: its guarded pipeline, the diff of the result with the target by hash, and
+ * the write — in one transaction when the deployment offers transactions and the view is small
+ * enough, else as a whole new generation in groups, flipped in by a compare-and-set.
+ *
+ * <p>Before each run it reads the view's status with the server's time, gives way to a live lease
+ * of another pass, and removes the generations no longer needed.
+ *
+ * <p>Thread-safe. The engine never runs the same view twice at once in one instance; several
+ * instances may, and the leases and the compare-and-set flip keep them apart.
+ */
+public final class ViewRunner {
+
+    private static final Logger log = LoggerFactory.getLogger(ViewRunner.class);
+
+    private final MongoDatabase database;
+
+    private final MaterializerOptions options;
+
+    private final StatusStore statuses;
+
+    private final TargetIndexes indexes;
+
+    private final GenerationSweeper sweeper;
+
+    private final GenerationalWriter generational;
+
+    private final @Nullable TransactionalWriter transactional;
+
+    /**
+     * Creates a runner.
+     * @param database the database of the views, sources and targets
+     * @param transactionsClient the client of {@code database}, to write in transactions; null when
+     *     the deployment has no transactions
+     * @param options the engine's options
+     * @param guard the scope guard of pipelines
+     * @param hasher the hasher of rows
+     */
+    public ViewRunner(MongoDatabase database, @Nullable MongoClient transactionsClient, MaterializerOptions options,
+            ScopeGuard guard, RowHasher hasher) {
+        this.database = database;
+        this.options = options;
+        this.statuses = new StatusStore(database, options);
+        this.indexes = new TargetIndexes(database, options.partitionField());
+        this.sweeper = new GenerationSweeper(database, options);
+        TargetRows rows = new TargetRows(options.partitionField(), options.targetId(), hasher);
+        ResultReader reader = new ResultReader(database, options, guard, hasher, rows);
+        ViewDocuments views = new ViewDocuments(database, options);
+        GenerationFlip flip = new GenerationFlip(views);
+        this.generational = new GenerationalWriter(database, options, reader, rows, hasher,
+                new ViewLeases(views, options.passLease()), flip);
+        this.transactional = transactionsClient == null ? null
+                : new TransactionalWriter(transactionsClient, database, options, reader, rows, hasher, flip);
+    }
+
+    /**
+     * Runs the view once.
+     * @param view the view
+     * @return what the pass did: {@code ERRORED} (with the error), {@code SUPERSEDED} (gave way; the
+     *     error says why), {@code CHANGED} or {@code UNCHANGED}
+     * @throws MongoException only when the deployment fails (unreachable, no primary), never for a
+     *     problem of the view
+     */
+    public PassReport run(ViewDefinition view) {
+        long started = System.nanoTime();
+        WriteMode mode = WriteMode.NONE;
+        try {
+            indexes.ensure(view.targetCollection());
+            StatusStore.@Nullable StatusAtServerTime status = statuses.readAtServerTime(view);
+            if (status == null) {
+                throw new PassSupersededException("the view document is gone");
+            }
+            if (status.leaseIsLive()) {
+                throw new PassSupersededException("a pass of another instance holds the view");
+            }
+            sweeper.sweep(view, status.status(), status.serverNow());
+            ObjectId current = status.status().generation();
+            List<ObjectId> generations = statuses.currentGenerations(view.partition());
+            long currentCount = current == null ? 0
+                    : database.getCollection(view.targetCollection(), BsonDocument.class)
+                        .countDocuments(ViewFilter.of(options.partitionField(), view.partition(), current));
+            TransactionalWriter inTransaction = transactional;
+            if (inTransaction != null && currentCount <= options.maxTransactionRows()) {
+                mode = WriteMode.TRANSACTION;
+                WriteOutcome outcome = writeInTransaction(inTransaction, view, current, generations);
+                if (outcome != null) {
+                    return report(view, outcome, started);
+                }
+            }
+            mode = WriteMode.GENERATION;
+            return report(view, generational.write(view, current, generations), started);
+        }
+        catch (ViewRunException ex) {
+            return new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started), ex.getMessage());
+        }
+        catch (PassSupersededException ex) {
+            log.info("View {}: {}; a later pass follows", view.key(), ex.getMessage());
+            return new PassReport(view.key(), mode, PassOutcome.SUPERSEDED, 0, 0, since(started), ex.getMessage());
+        }
+    }
+
+    /**
+     * Removes the generations of the view that are no longer needed: the previous one once its grace
+     * has passed (server time), and those of passes that ended.
+     * @param view the view
+     * @throws MongoException when the deployment fails
+     */
+    public void sweep(ViewDefinition view) {
+        StatusStore.@Nullable StatusAtServerTime status = statuses.readAtServerTime(view);
+        if (status != null) {
+            sweeper.sweep(view, status.status(), status.serverNow());
+        }
+    }
+
+    /** The transactional write, or null when it failed for a reason that calls for a new generation. */
+    private static @Nullable WriteOutcome writeInTransaction(TransactionalWriter writer, ViewDefinition view,
+            @Nullable ObjectId current, List<ObjectId> generations) throws ViewRunException, PassSupersededException {
+        try {
+            return writer.write(view, current, generations);
+        }
+        catch (TooLargeForTransactionException ex) {
+            log.info("View {}: {}: it writes a new generation in groups", view.key(), ex.getMessage());
+            return null;
+        }
+        catch (MongoException ex) {
+            if (MongoFailures.isWriteConflict(ex)) {
+                throw new PassSupersededException("another pass wrote the view at the same time ("
+                        + MongoFailures.messageOf(ex) + ")");
+            }
+            if (MongoFailures.isInfrastructure(ex) && !ex.hasErrorLabel("TransientTransactionError")) {
+                throw ex;
+            }
+            log.warn("View {}: the transaction failed ({}): it writes a new generation in groups", view.key(),
+                    MongoFailures.messageOf(ex));
+            return null;
+        }
+    }
+
+    private static PassReport report(ViewDefinition view, WriteOutcome outcome, long started) {
+        return new PassReport(view.key(), outcome.mode(), outcome.changed() ? PassOutcome.CHANGED : PassOutcome.UNCHANGED,
+                outcome.rowsWritten(), outcome.rowsRemoved(), since(started), null);
+    }
+
+    private static Duration since(long started) {
+        return Duration.ofNanos(System.nanoTime() - started);
+    }
+}

@@ -1,0 +1,423 @@
+package dev.materializer.core.engine;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
+import dev.materializer.core.EngineState;
+import dev.materializer.core.MaterializerSnapshot;
+import dev.materializer.core.PassOutcome;
+import dev.materializer.core.PassReport;
+import dev.materializer.core.time.ManualClock;
+import dev.materializer.core.view.ViewFilter;
+import dev.materializer.testing.TestMongo;
+import org.bson.Document;
+import org.bson.types.ObjectId;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The engine's behaviours end to end through the MongoDB driver, written once and run against
+ * each kind of server (DESIGN.md, "MongoDB in tests").
+ */
+abstract class MaterializerScenarios {
+
+    static final String REVENUE = "{\"$group\": {\"_id\": \"$product\", \"revenue\": {\"$sum\": {\"$multiply\": [\"$quantity\", \"$price\"]}}}}";
+
+    static Document order(String id, String tenant, String product, int quantity, int price) {
+        return new Document("_id", id).append("_part", tenant).append("product", product)
+            .append("quantity", quantity).append("price", price).append("customer", "c-" + id);
+    }
+
+    static Document row(String id, Object... fields) {
+        Document row = new Document("id", id);
+        for (int i = 0; i < fields.length; i += 2) {
+            row.append((String) fields[i], fields[i + 1]);
+        }
+        return row;
+    }
+
+    @Test
+    void aViewMaterializesThePipelineResultOfItsPartitionOnly(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertMany(List.of(order("o1", "acme", "apple", 2, 3),
+                    order("o2", "acme", "pear", 1, 5), order("o3", "globex", "apple", 10, 10)));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+
+            f.start();
+
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 6), row("pear", "revenue", 5));
+            assertThat(f.status("revenue").getString("state")).isEqualTo("ok");
+            assertThat(f.status("revenue").get("generation")).isInstanceOf(ObjectId.class);
+        }
+    }
+
+    @Test
+    void insertsUpdatesAndDeletesOfSourcesShowInTheTarget(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            f.events.clear();
+            f.collection("orders").insertOne(order("o2", "acme", "pear", 1, 5));
+            f.collection("orders").updateOne(Filters.eq("_id", "o1"), Updates.set("quantity", 4));
+            f.events.awaitChanges(2);
+            f.settle();
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 12), row("pear", "revenue", 5));
+
+            f.collection("orders").deleteOne(Filters.eq("_id", "o2"));
+            f.events.awaitChanges(3);
+            f.settle();
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 12));
+        }
+    }
+
+    @Test
+    void anUnchangedResultWritesNothing(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+            Object generation = f.status("revenue").get("generation");
+
+            f.events.clear();
+            f.collection("orders").updateOne(Filters.eq("_id", "o1"), Updates.set("note", "not read by the view"));
+            f.events.awaitChanges(1);
+            f.settle();
+
+            List<PassReport> passes = f.events.passesOf("acme", "revenue");
+            assertThat(passes).isNotEmpty().allSatisfy(report -> {
+                assertThat(report.outcome()).isEqualTo(PassOutcome.UNCHANGED);
+                assertThat(report.rowsWritten()).isZero();
+                assertThat(report.rowsRemoved()).isZero();
+            });
+            assertThat(f.status("revenue").get("generation")).isEqualTo(generation);
+        }
+    }
+
+    @Test
+    void aChainOfViewsRunsInOnePass(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
+            // A row of another view's target has the stored _id {partition, generation, id}: re-key by its id.
+            f.defineView("best", "acme", List.of("revenue"), "best", "{\"$project\": {\"_id\": \"$_id.id\", \"revenue\": 1}}",
+                    "{\"$sort\": {\"revenue\": -1}}", "{\"$limit\": 1}");
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+            assertThat(f.status("best").getString("lastError")).isNull();
+            assertThat(f.rows("best", "best")).containsExactly(row("apple", "revenue", 6));
+
+            f.events.clear();
+            f.collection("orders").insertOne(order("o2", "acme", "pear", 10, 5));
+            f.events.awaitChanges(1);
+            f.clock.advance(EngineFixture.DEBOUNCE);
+            f.drain();
+
+            assertThat(f.rows("best", "best")).as("after a single debounce").containsExactly(row("pear", "revenue", 50));
+            List<String> order = f.events.passes.stream().map(report -> report.view().id()).toList();
+            assertThat(order).containsSubsequence("revenue", "best");
+        }
+    }
+
+    @Test
+    void viewsInACycleAreMarkedCycleAndRunOnceTheCycleBreaks(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("a").insertOne(new Document("_id", "x").append("_part", "acme").append("n", 1));
+            f.defineView("a-to-b", "acme", List.of("a"), "b", "{\"$project\": {\"n\": 1}}");
+            f.defineView("b-to-a", "acme", List.of("b"), "a", "{\"$project\": {\"n\": 1}}");
+            f.start();
+
+            assertThat(f.status("a-to-b").getString("state")).isEqualTo("cycle");
+            assertThat(f.status("b-to-a").getString("state")).isEqualTo("cycle");
+            assertThat(f.engine.view("acme", "a-to-b")).hasValueSatisfying(view -> assertThat(view.state()).isEqualTo("cycle"));
+
+            f.views().deleteOne(Filters.eq("_id", "b-to-a"));
+            await().atMost(RecordingListener.WAIT)
+                .untilAsserted(() -> assertThat(f.status("a-to-b").getString("state")).isEqualTo("ok"));
+            f.settle();
+
+            assertThat(f.rows("a-to-b", "b")).containsExactly(row("x", "n", 1));
+        }
+    }
+
+    @Test
+    void aMalformedViewIsErroredWithTheReasonAndOthersRun(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
+            f.views().insertOne(new Document("_id", "broken").append("_part", "acme").append("collections", List.of())
+                .append("pipeline", List.of()).append("targetCollection", "t"));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            assertThat(f.status("broken").getString("state")).isEqualTo("errored");
+            assertThat(f.status("broken").getString("lastError")).contains("collections");
+            assertThat(f.status("revenue").getString("state")).isEqualTo("ok");
+        }
+    }
+
+    @Test
+    void aPipelineThatWritesIsErroredByTheScopeGuard(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
+            f.defineView("writer", "acme", List.of("orders"), "out", "{\"$merge\": {\"into\": \"elsewhere\"}}");
+            f.start();
+
+            assertThat(f.status("writer").getString("state")).isEqualTo("errored");
+            assertThat(f.status("writer").getString("lastError")).contains("$merge");
+            assertThat(f.db.listCollectionNames().into(new ArrayList<>())).doesNotContain("elsewhere");
+        }
+    }
+
+    @Test
+    void aPipelineReadingAForeignCollectionIsErrored(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
+            f.defineView("peek", "acme", List.of("orders"), "peek",
+                    "{\"$lookup\": {\"from\": \"secrets\", \"localField\": \"customer\", \"foreignField\": \"_id\", \"as\": \"s\"}}");
+            f.start();
+
+            assertThat(f.status("peek").getString("state")).isEqualTo("errored");
+            assertThat(f.status("peek").getString("lastError")).contains("secrets");
+        }
+    }
+
+    @Test
+    void aResultOverMaxRowsIsErroredWithTheLimitNamed(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo, builder -> builder.maxRows(3).maxTransactionRows(3))) {
+            for (int i = 0; i < 5; i++) {
+                f.collection("orders").insertOne(order("o" + i, "acme", "p" + i, 1, 1));
+            }
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            assertThat(f.status("revenue").getString("state")).isEqualTo("errored");
+            assertThat(f.status("revenue").getString("lastError")).contains("3");
+        }
+    }
+
+    @Test
+    void partitionsWithEqualKeysShareATargetWithoutColliding(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertMany(List.of(order("o1", "acme", "apple", 1, 1), order("o2", "globex", "apple", 2, 2)));
+            f.defineView("revenue-acme", "acme", List.of("orders"), "revenue", REVENUE);
+            f.defineView("revenue-globex", "globex", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            assertThat(f.rows("revenue-acme", "revenue")).containsExactly(row("apple", "revenue", 1));
+            assertThat(f.rows("revenue-globex", "revenue")).containsExactly(row("apple", "revenue", 4));
+        }
+    }
+
+    @Test
+    void aLargeViewGoesThroughGenerationsAndReadersAlwaysSeeOneWholeGeneration(TestMongo mongo) throws Exception {
+        int rows = 2500;
+        try (EngineFixture f = new EngineFixture(mongo, builder -> builder.maxTransactionRows(10))) {
+            List<Document> orders = new ArrayList<>();
+            for (int i = 0; i < rows; i++) {
+                orders.add(order(String.format("o%05d", i), "acme", String.format("p%05d", i), 1, 1));
+            }
+            f.collection("orders").insertMany(orders);
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+            assertThat(f.rows("revenue", "revenue")).hasSize(rows);
+
+            AtomicBoolean reading = new AtomicBoolean(true);
+            AtomicInteger reads = new AtomicInteger();
+            AtomicReference<String> torn = new AtomicReference<>();
+            Thread reader = new Thread(() -> {
+                while (reading.get() && torn.get() == null) {
+                    Document view = f.viewDocument("revenue");
+                    List<Document> seen = f.db.getCollection("revenue")
+                        .find(ViewFilter.of(view)).into(new ArrayList<>());
+                    Set<Object> generations = new TreeSet<>(java.util.Comparator.comparing(Object::toString));
+                    Set<Object> prices = new java.util.HashSet<>();
+                    seen.forEach(row -> {
+                        generations.add(row.get(ViewFilter.GENERATION_FIELD));
+                        prices.add(row.get("revenue"));
+                    });
+                    if (seen.size() != rows || generations.size() != 1 || prices.size() != 1) {
+                        torn.set(seen.size() + " rows, generations " + generations + ", values " + prices);
+                    }
+                    reads.incrementAndGet();
+                }
+            });
+            reader.start();
+            f.collection("orders").updateMany(Filters.eq("_part", "acme"), Updates.set("price", 7));
+            f.events.awaitChanges(1);
+            f.settle();
+            await().atMost(RecordingListener.WAIT).until(() -> reads.get() > 3);
+            reading.set(false);
+            reader.join();
+
+            assertThat(torn.get()).as("a read saw a mix of generations or a partial one").isNull();
+            assertThat(f.rows("revenue", "revenue")).hasSize(rows).allSatisfy(row -> assertThat(row.get("revenue")).isEqualTo(7));
+            assertThat(f.events.passesOf("acme", "revenue")).anySatisfy(report -> assertThat(report.mode().name()).isEqualTo("GENERATION"));
+        }
+    }
+
+    @Test
+    void threeInstancesOnOneDatabaseConvergeOnOneGeneration(TestMongo mongo) {
+        ManualClock clock = new ManualClock();
+        List<EngineFixture> instances = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                String name = "instance-" + i;
+                instances.add(new EngineFixture(mongo, clock, builder -> builder.instanceId(name).maxTransactionRows(1)));
+            }
+            EngineFixture first = instances.get(0);
+            first.collection("orders").insertMany(List.of(order("o1", "acme", "apple", 1, 1), order("o2", "acme", "pear", 1, 2)));
+            first.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            instances.forEach(EngineFixture::start);
+
+            for (int round = 0; round < 5; round++) {
+                first.collection("orders").insertOne(order("n" + round, "acme", "fig", 1, round));
+            }
+            instances.forEach(instance -> instance.events.awaitChanges(5));
+            for (int i = 0; i < 3; i++) {
+                instances.forEach(EngineFixture::settle);
+            }
+
+            assertThat(first.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 1),
+                    row("fig", "revenue", 10), row("pear", "revenue", 2));
+            Document status = first.status("revenue");
+            assertThat(status.getString("state")).isEqualTo("ok");
+            long inCurrent = first.db.getCollection("revenue")
+                .countDocuments(Filters.eq(ViewFilter.GENERATION_FIELD, status.get("generation")));
+            assertThat(inCurrent).as("the current generation is whole and alone").isEqualTo(3);
+        }
+        finally {
+            instances.forEach(EngineFixture::close);
+        }
+    }
+
+    @Test
+    void oneStreamPerSourceCollectionWhateverTheNumberOfPartitionsAndViews(TestMongo mongo) {
+        int partitions = 20;
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            for (int p = 0; p < partitions; p++) {
+                String tenant = "t" + p;
+                f.collection("orders").insertOne(order("o" + p, tenant, "apple", 1, p));
+                f.defineView("revenue-" + tenant, tenant, List.of("orders"), "revenue", REVENUE);
+                f.defineView("count-" + tenant, tenant, List.of("orders"), "counts", "{\"$count\": \"_id\"}");
+                f.defineView("by-customer-" + tenant, tenant, List.of("orders", "customers"), "byCustomer",
+                        "{\"$lookup\": {\"from\": \"customers\", \"localField\": \"customer\", \"foreignField\": \"_id\", \"as\": \"c\"}}",
+                        "{\"$group\": {\"_id\": \"$customer\", \"n\": {\"$sum\": 1}}}");
+            }
+            f.start();
+
+            MaterializerSnapshot snapshot = f.engine.snapshot();
+            assertThat(snapshot.state()).isEqualTo(EngineState.RUNNING);
+            assertThat(snapshot.views()).hasSize(3 * partitions);
+            // 2 sources (orders, customers) + the views collection, for 20 partitions x 3 views.
+            assertThat(snapshot.openStreams()).isEqualTo(3);
+            System.out.printf("streams opened for %d partitions x 3 views x 2 sources: %d%n", partitions,
+                    snapshot.openStreams());
+        }
+    }
+
+    @Test
+    void aBurstOfChangesWithinTheDebounceCostsOnePassPerPartition(TestMongo mongo) {
+        int burst = 50;
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("seed", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            f.events.clear();
+            for (int i = 0; i < burst; i++) {
+                f.collection("orders").insertOne(order("b" + i, "acme", "apple", 1, 1));
+            }
+            f.events.awaitChanges(burst);
+            f.settle();
+
+            assertThat(f.events.passesOf("acme", "revenue")).hasSize(1);
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", burst + 1));
+            System.out.printf("passes of the partition for a burst of %d changes: %d%n", burst,
+                    f.events.passesOf("acme", "revenue").size());
+        }
+    }
+
+    @Test
+    void stopIntakeAndDrainFinishTheWorkInFlightAndStartNone(TestMongo mongo) throws Exception {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            f.events.clear();
+            f.collection("orders").insertOne(order("o2", "acme", "apple", 1, 1));
+            f.events.awaitChanges(1);
+            f.engine.stopIntake();
+            f.clock.advance(Duration.ofSeconds(5));
+
+            assertThat(f.engine.drain(Duration.ofSeconds(10))).isTrue();
+            assertThat(f.engine.inFlight()).isZero();
+            assertThat(f.events.passes).as("no pass starts after stopIntake").isEmpty();
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 1));
+        }
+    }
+
+    @Test
+    void aRestartResumesFromItsCheckpointAndRunsOnlyWhatChanged(TestMongo mongo) {
+        try (EngineFixture before = new EngineFixture(mongo)) {
+            before.collection("orders").insertMany(List.of(order("o1", "acme", "apple", 1, 1), order("o2", "globex", "apple", 1, 1)));
+            before.defineView("revenue-acme", "acme", List.of("orders"), "revenue", REVENUE);
+            before.defineView("revenue-globex", "globex", List.of("orders"), "revenue", REVENUE);
+            before.start();
+            // An event while running, so the saved token is an event's own.
+            before.collection("orders").insertOne(order("o0", "acme", "apple", 1, 0));
+            before.events.awaitChanges(1);
+            before.settle();
+        }
+        try (EngineFixture after = new EngineFixture(mongo)) {
+            after.collection("orders").insertOne(order("o3", "acme", "pear", 1, 9));
+
+            after.start();
+
+            assertThat(after.rows("revenue-acme", "revenue")).containsExactly(row("apple", "revenue", 1), row("pear", "revenue", 9));
+            assertThat(after.events.passesOf("globex", "revenue-globex")).as("untouched partition").isEmpty();
+        }
+    }
+
+    @Test
+    void theSnapshotListsEveryViewWithItsState(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            assertThat(f.engine.view("acme", "revenue")).hasValueSatisfying(view -> {
+                assertThat(view.state()).isEqualTo("ok");
+                assertThat(view.sources()).containsExactly("orders");
+                assertThat(view.target()).isEqualTo("revenue");
+                assertThat(view.generation()).isNotNull();
+                assertThat(view.lastRun()).isNotNull();
+            });
+        }
+    }
+
+    @Test
+    void aRefreshRunsOneViewNow(TestMongo mongo) throws Exception {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            PassReport report = f.engine.refresh("acme", "revenue").get();
+
+            assertThat(report.outcome()).isEqualTo(PassOutcome.UNCHANGED);
+            assertThat(f.engine.refresh("acme", "nope")).failsWithin(Duration.ofSeconds(5))
+                .withThrowableThat().withMessageContaining("nope");
+        }
+    }
+}

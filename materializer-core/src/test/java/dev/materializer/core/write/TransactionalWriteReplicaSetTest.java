@@ -1,0 +1,183 @@
+package dev.materializer.core.write;
+
+import java.util.List;
+
+import com.mongodb.client.ClientSession;
+import com.mongodb.client.model.CreateCollectionOptions;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
+import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.PassOutcome;
+import dev.materializer.core.PassReport;
+import dev.materializer.core.WriteMode;
+import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewStatus;
+import dev.materializer.testing.Capability;
+import dev.materializer.testing.MongoKind;
+import dev.materializer.testing.MongoTest;
+import dev.materializer.testing.RequiresCapability;
+import dev.materializer.testing.TestMongo;
+import org.bson.BsonDocument;
+import org.bson.BsonObjectId;
+import org.bson.BsonString;
+import org.bson.types.ObjectId;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.entry;
+
+/**
+ * The way to write a small view on a replica set: its changed rows and removals in one
+ * transaction, in its current generation; a write conflict gives way; any other failure of the
+ * transaction falls back to a new generation in groups. Needs a server with transactions (MongoDB
+ * 6.0 or later as a replica set), so it is skipped where there is none.
+ */
+@MongoTest(MongoKind.REPLICA_SET)
+@RequiresCapability(Capability.TRANSACTIONS)
+class TransactionalWriteReplicaSetTest {
+
+    @Test
+    void aSmallViewIsWrittenInOneTransactionInItsCurrentGeneration(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo);
+        fixture.order(1, "acme", "north", 10);
+        fixture.order(2, "acme", "south", 7);
+        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewRunner runner = fixture.transactionalRunner();
+
+        PassReport first = runner.run(view);
+        ViewStatus named = fixture.status(view);
+        BsonDocument north = fixture.target().find(Filters.eq("_id.id", "north")).first();
+        fixture.setAmount(2, 8);
+        PassReport second = runner.run(view);
+
+        assertThat(first.mode()).isEqualTo(WriteMode.TRANSACTION);
+        assertThat(first.outcome()).isEqualTo(PassOutcome.CHANGED);
+        assertThat(named.generation()).isNotNull();
+        assertThat(named.previous()).isNull();
+        assertThat(second.mode()).isEqualTo(WriteMode.TRANSACTION);
+        assertThat(second.rowsWritten()).as("only the row that changed").isEqualTo(1);
+        assertThat(fixture.status(view).generation()).isEqualTo(named.generation());
+        assertThat(fixture.target().find(Filters.eq("_id.id", "north")).first()).isEqualTo(north);
+        assertThat(fixture.readField(view, "total")).containsExactly(entry("north", 10), entry("south", 8));
+    }
+
+    @Test
+    void aRowTheResultNoLongerHasIsRemovedInTheTransaction(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo);
+        fixture.order(1, "acme", "north", 10);
+        fixture.order(2, "acme", "south", 7);
+        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewRunner runner = fixture.transactionalRunner();
+        runner.run(view);
+
+        fixture.source().deleteOne(Filters.eq("_id", 2));
+        PassReport report = runner.run(view);
+
+        assertThat(report.mode()).isEqualTo(WriteMode.TRANSACTION);
+        assertThat(report.rowsWritten()).isZero();
+        assertThat(report.rowsRemoved()).isEqualTo(1);
+        assertThat(fixture.allRows("acme")).hasSize(1);
+    }
+
+    @Test
+    void anUnchangedResultIsReportedUnchangedInATransaction(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo);
+        fixture.order(1, "acme", "north", 10);
+        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewRunner runner = fixture.transactionalRunner();
+        runner.run(view);
+
+        PassReport report = runner.run(view);
+
+        assertThat(report.mode()).isEqualTo(WriteMode.TRANSACTION);
+        assertThat(report.outcome()).isEqualTo(PassOutcome.UNCHANGED);
+    }
+
+    @Test
+    void aWriteConflictWithAnotherTransactionMakesThePassGiveWay(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo);
+        fixture.order(1, "acme", "north", 10);
+        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewRunner runner = fixture.transactionalRunner();
+        runner.run(view);
+        ObjectId generation = fixture.status(view).generation();
+        fixture.setAmount(1, 11);
+
+        PassReport report;
+        try (ClientSession other = mongo.client().startSession()) {
+            other.startTransaction();
+            fixture.target().updateOne(other, Filters.eq("_id.id", "north"), Updates.set("touchedBy", "other"));
+            report = runner.run(view);
+            other.abortTransaction();
+        }
+
+        assertThat(report.outcome()).isEqualTo(PassOutcome.SUPERSEDED);
+        assertThat(report.error()).contains("at the same time");
+        assertThat(fixture.status(view).generation()).isEqualTo(generation);
+        assertThat(fixture.readField(view, "total")).containsExactly(entry("north", 10));
+    }
+
+    @Test
+    void aTransactionThatFailsForAnotherReasonFallsBackToANewGeneration(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo);
+        // No transaction may write a capped collection; a pass in groups may
+        mongo.database().createCollection(ViewFixture.TARGET,
+                new CreateCollectionOptions().capped(true).sizeInBytes(1 << 20));
+        fixture.order(1, "acme", "north", 10);
+        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+
+        PassReport report = fixture.transactionalRunner().run(view);
+
+        assertThat(report.mode()).isEqualTo(WriteMode.GENERATION);
+        assertThat(report.outcome()).isEqualTo(PassOutcome.CHANGED);
+        assertThat(fixture.readField(view, "total")).containsExactly(entry("north", 10));
+    }
+
+    @Test
+    void moreRowsToWriteThanMaxTransactionRowsGoInGroups(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo,
+                MaterializerOptions.builder().instanceId("test").maxTransactionRows(2).build());
+        fixture.orders("acme", 5, 1);
+        ViewDefinition view = fixture.view("amounts", "acme", ViewFixture.AMOUNTS);
+
+        PassReport report = fixture.transactionalRunner().run(view);
+
+        assertThat(report.mode()).isEqualTo(WriteMode.GENERATION);
+        assertThat(fixture.read(view)).hasSize(5);
+    }
+
+    @Test
+    void aViewOverMaxTransactionRowsIsWrittenInGroupsFromTheStart(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo,
+                MaterializerOptions.builder().instanceId("test").maxTransactionRows(2).build());
+        fixture.orders("acme", 5, 1);
+        ViewDefinition view = fixture.view("amounts", "acme", ViewFixture.AMOUNTS);
+        ViewRunner runner = fixture.transactionalRunner();
+        runner.run(view);
+
+        fixture.setAmount(0, 2);
+        PassReport report = runner.run(view);
+
+        assertThat(report.mode()).isEqualTo(WriteMode.GENERATION);
+        assertThat(fixture.status(view).previous()).isNotNull();
+    }
+
+    @Test
+    void aTransactionGivesWayWhenTheGenerationChangedSinceThePassReadIt(TestMongo mongo) throws Exception {
+        ViewFixture fixture = new ViewFixture(mongo);
+        fixture.order(1, "acme", "north", 10);
+        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ObjectId theirs = new ObjectId();
+        fixture.views().updateOne(new BsonDocument("_id", new BsonString("revenue")), new BsonDocument("$set",
+                new BsonDocument(fixture.options.statusField() + ".generation", new BsonObjectId(theirs))));
+
+        try {
+            fixture.transactionalWriter().write(view, null, List.of());
+            throw new AssertionError("the pass did not give way");
+        }
+        catch (PassSupersededException expected) {
+            assertThat(fixture.status(view).generation()).isEqualTo(theirs);
+            assertThat(fixture.target().countDocuments()).isZero();
+        }
+    }
+}

@@ -1,0 +1,217 @@
+package dev.materializer.core.write;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Date;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.guard.ScopeGuard;
+import dev.materializer.core.hash.RowHasher;
+import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.view.ViewStatus;
+import dev.materializer.testing.Capability;
+import dev.materializer.testing.TestMongo;
+import org.bson.BsonArray;
+import org.bson.BsonDateTime;
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.bson.BsonObjectId;
+import org.bson.BsonString;
+import org.bson.BsonValue;
+import org.bson.Document;
+import org.bson.types.ObjectId;
+
+/**
+ * Views, sources and readers for the writer tests: a view document in the views collection, its
+ * definition, a runner, and what a reader using {@link ViewFilter} sees.
+ */
+final class ViewFixture {
+
+    static final String SOURCE = "orders";
+
+    static final String TARGET = "revenue";
+
+    /** Totals the amounts of a partition's orders per shop: one row per shop. */
+    static final String[] REVENUE_BY_SHOP = { "{$group: {_id: '$shop', total: {$sum: '$amount'}}}" };
+
+    /** One row per order: its amount, with the order's {@code _id}. */
+    static final String[] AMOUNTS = { "{$project: {amount: 1}}" };
+
+    final TestMongo mongo;
+
+    final MongoDatabase database;
+
+    final MaterializerOptions options;
+
+    ViewFixture(TestMongo mongo) {
+        this(mongo, MaterializerOptions.builder().instanceId("test-instance").build());
+    }
+
+    ViewFixture(TestMongo mongo, MaterializerOptions options) {
+        this.mongo = mongo;
+        this.database = mongo.database();
+        this.options = options;
+    }
+
+    ViewFixture with(MaterializerOptions changed) {
+        return new ViewFixture(mongo, changed);
+    }
+
+    /** A runner that writes in transactions where the server offers them. */
+    ViewRunner runner() {
+        return new ViewRunner(database, mongo.capabilities().contains(Capability.TRANSACTIONS) ? mongo.client() : null,
+                options, new ScopeGuard(options.partitionField()), new RowHasher());
+    }
+
+    /** A runner that always writes a new generation in groups. */
+    ViewRunner generationalRunner() {
+        return new ViewRunner(database, null, options, new ScopeGuard(options.partitionField()), new RowHasher());
+    }
+
+    /** A runner that writes in transactions; only on a server that offers them. */
+    ViewRunner transactionalRunner() {
+        return new ViewRunner(database, mongo.client(), options, new ScopeGuard(options.partitionField()),
+                new RowHasher());
+    }
+
+    /** The writer in groups alone, to drive a pass from a chosen starting generation. */
+    GenerationalWriter generationalWriter() {
+        RowHasher hasher = new RowHasher();
+        TargetRows rows = new TargetRows(options.partitionField(), options.targetId(), hasher);
+        ViewDocuments views = new ViewDocuments(database, options);
+        return new GenerationalWriter(database, options,
+                new ResultReader(database, options, new ScopeGuard(options.partitionField()), hasher, rows), rows, hasher,
+                leases(), new GenerationFlip(views));
+    }
+
+    /** The writer in one transaction alone; only on a server with transactions. */
+    TransactionalWriter transactionalWriter() {
+        RowHasher hasher = new RowHasher();
+        TargetRows rows = new TargetRows(options.partitionField(), options.targetId(), hasher);
+        return new TransactionalWriter(mongo.client(), database, options,
+                new ResultReader(database, options, new ScopeGuard(options.partitionField()), hasher, rows), rows, hasher,
+                flip());
+    }
+
+    ViewLeases leases() {
+        return new ViewLeases(new ViewDocuments(database, options), options.passLease());
+    }
+
+    GenerationFlip flip() {
+        return new GenerationFlip(new ViewDocuments(database, options));
+    }
+
+    /** Stores a view document and returns its definition. */
+    ViewDefinition view(String id, String partition, String... stages) {
+        return viewInto(TARGET, id, partition, stages);
+    }
+
+    ViewDefinition viewInto(String target, String id, String partition, String... stages) {
+        List<BsonDocument> pipeline = Arrays.stream(stages).map(BsonDocument::parse).toList();
+        views().insertOne(new BsonDocument("_id", new BsonString(id))
+            .append(options.partitionField(), new BsonString(partition))
+            .append("collections", new BsonArray(List.of(new BsonString(SOURCE))))
+            .append("pipeline", new BsonArray(pipeline))
+            .append("targetCollection", new BsonString(target)));
+        return new ViewDefinition(new BsonString(id), partition, List.of(SOURCE), pipeline, target, Map.of(),
+                "fingerprint-" + id);
+    }
+
+    MongoCollection<BsonDocument> views() {
+        return database.getCollection(options.viewsCollection(), BsonDocument.class);
+    }
+
+    MongoCollection<BsonDocument> source() {
+        return database.getCollection(SOURCE, BsonDocument.class);
+    }
+
+    MongoCollection<BsonDocument> target() {
+        return database.getCollection(TARGET, BsonDocument.class);
+    }
+
+    void order(Object id, String partition, String shop, int amount) {
+        source().insertOne(new BsonDocument("_id", bson(id)).append(options.partitionField(), new BsonString(partition))
+            .append("shop", new BsonString(shop))
+            .append("amount", new BsonInt32(amount)));
+    }
+
+    /** Many orders in one insert: order {@code i} has amount {@code amount}. */
+    void orders(String partition, int count, int amount) {
+        List<BsonDocument> orders = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            orders.add(new BsonDocument("_id", new BsonInt32(i)).append(options.partitionField(), new BsonString(partition))
+                .append("shop", new BsonString("shop-" + i))
+                .append("amount", new BsonInt32(amount)));
+        }
+        source().insertMany(orders);
+    }
+
+    void setAmount(Object id, int amount) {
+        source().updateOne(new BsonDocument("_id", bson(id)),
+                new BsonDocument("$set", new BsonDocument("amount", new BsonInt32(amount))));
+    }
+
+    private static BsonValue bson(Object id) {
+        return id instanceof Integer number ? new BsonInt32(number) : new BsonString(id.toString());
+    }
+
+    /** What a reader sees: it reads the view document, then the rows of its current generation. */
+    List<Document> read(ViewDefinition view) {
+        Document document = database.getCollection(options.viewsCollection())
+            .find(new Document("_id", view.id().asString().getValue()).append(options.partitionField(), view.partition()))
+            .first();
+        return database.getCollection(view.targetCollection())
+            .find(ViewFilter.of(document, options.partitionField(), options.statusField()))
+            .into(new ArrayList<>());
+    }
+
+    /** The rows a reader sees, as {@code _id.id -> field}. */
+    Map<Object, Object> readField(ViewDefinition view, String field) {
+        Map<Object, Object> values = new TreeMap<>();
+        for (Document row : read(view)) {
+            values.put(row.get("_id", Document.class).get("id"), row.get(field));
+        }
+        return values;
+    }
+
+    ViewStatus status(ViewDefinition view) {
+        return new StatusStore(database, options).read(view);
+    }
+
+    /** Every row of the target in the partition, whatever its generation. */
+    List<BsonDocument> allRows(String partition) {
+        return target().find(new BsonDocument(options.partitionField(), new BsonString(partition)))
+            .into(new ArrayList<>());
+    }
+
+    /** Puts a lease on the view as another pass would. */
+    void lease(ViewDefinition view, String owner, ObjectId generation, Instant until) {
+        views().updateOne(new BsonDocument("_id", view.id()),
+                new BsonDocument("$set", new BsonDocument(options.statusField() + ".lease",
+                        new BsonDocument("owner", new BsonString(owner)).append("generation", new BsonObjectId(generation))
+                            .append("until", new BsonDateTime(until.toEpochMilli())))));
+    }
+
+    /** Writes rows of a generation that no status names, as a pass that died would leave them. */
+    void orphanRows(String partition, ObjectId generation, int count) {
+        for (int i = 0; i < count; i++) {
+            target().insertOne(new BsonDocument("_id", new BsonDocument("partition", new BsonString(partition))
+                .append("generation", new BsonObjectId(generation))
+                .append("id", new BsonString("orphan-" + i)))
+                .append(options.partitionField(), new BsonString(partition))
+                .append(ViewFilter.GENERATION_FIELD, new BsonObjectId(generation))
+                .append(ViewFilter.HASH_FIELD, new BsonString("h")));
+        }
+    }
+
+    static ObjectId generationMadeAt(Instant time) {
+        return new ObjectId(Date.from(time));
+    }
+}

@@ -1,0 +1,83 @@
+package dev.materializer.spring.autoconfigure;
+
+import java.util.Map;
+
+import com.mongodb.client.MongoClient;
+import dev.materializer.core.Materializer;
+import dev.materializer.core.MaterializerListener;
+import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.routing.PartitionMapping;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.mongodb.autoconfigure.MongoConnectionDetails;
+import org.springframework.boot.mongodb.autoconfigure.MongoProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Runs the materializer on the application's {@link MongoClient}: binds {@code materializer.*},
+ * builds the engine's options (properties, then every {@link MaterializerListener} bean as one
+ * listener, then every {@link MaterializerOptionsCustomizer} in order), creates the engine through
+ * the {@link MaterializerFactory} and hands it to a {@link MaterializerLifecycle} that starts and
+ * drains it with the context. Nothing is created without a {@code MongoClient} bean or with
+ * {@code materializer.enabled=false}.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration")
+@ConditionalOnClass(MongoClient.class)
+@ConditionalOnBean(MongoClient.class)
+@ConditionalOnBooleanProperty(name = MaterializerProperties.PREFIX + ".enabled", matchIfMissing = true)
+@EnableConfigurationProperties(MaterializerProperties.class)
+public final class MaterializerAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    MaterializerFactory materializerFactory() {
+        return MaterializerFactory.DEFAULT;
+    }
+
+    // The lifecycle closes the engine, after draining it; no destroy method of its own.
+    @Bean(destroyMethod = "")
+    @ConditionalOnMissingBean
+    Materializer materializer(MongoClient mongoClient, MaterializerProperties properties, MaterializerFactory factory,
+            ObjectProvider<MaterializerListener> listeners, ObjectProvider<MaterializerOptionsCustomizer> customizers,
+            ObjectProvider<MongoProperties> mongoProperties, ObjectProvider<MongoConnectionDetails> connectionDetails,
+            ListableBeanFactory beanFactory) {
+        MaterializerOptions.Builder builder = new MaterializerOptionsMapping(properties,
+                name -> partitionMappingBeans(beanFactory).get(name)).builder();
+        builder.listener(CompositeMaterializerListener.of(listeners.orderedStream().toList()));
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        MaterializerOptions options = buildCustomized(builder);
+        String database = MaterializerDatabase.resolve(properties, mongoProperties.getIfAvailable(),
+                connectionDetails.getIfAvailable());
+        return factory.create(mongoClient, database, options);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    MaterializerLifecycle materializerLifecycle(Materializer materializer, MaterializerProperties properties) {
+        // Checked here too: with a user's engine the options (and their checks) are not built.
+        return new MaterializerLifecycle(materializer,
+                MaterializerOptionsMapping.requireShutdownTimeout(properties.getShutdownTimeout()));
+    }
+
+    private static Map<String, PartitionMapping> partitionMappingBeans(ListableBeanFactory beanFactory) {
+        return beanFactory.getBeansOfType(PartitionMapping.class);
+    }
+
+    private static MaterializerOptions buildCustomized(MaterializerOptions.Builder builder) {
+        try {
+            return builder.build();
+        }
+        catch (IllegalArgumentException ex) {
+            // The properties were checked before: a customizer set this value.
+            throw new IllegalArgumentException(
+                    "A MaterializerOptionsCustomizer set an invalid materializer option: " + ex.getMessage(), ex);
+        }
+    }
+}

@@ -1,0 +1,181 @@
+package dev.materializer.spring.autoconfigure;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.materializer.core.Materializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Starts the engine with the application context and stops it gracefully: no new passes, a wait of
+ * at most the shutdown timeout for the work in flight, then close. The stop runs on a thread of its
+ * own and calls Spring back when done, so other lifecycle beans of the same phase stop in parallel.
+ *
+ * <p>Its {@link #PHASE} stops it before Boot's graceful web shutdown and long before the
+ * {@code MongoClient} closes (beans are destroyed after every phase has stopped). Spring waits for a
+ * phase at most {@code spring.lifecycle.timeout-per-shutdown-phase}; should that run out first, the
+ * engine is closed when this bean is destroyed, still before the client.
+ *
+ * <p>An unreachable MongoDB does not fail the start: {@link Materializer#start()} returns at once and
+ * the engine retries. Thread-safe.
+ */
+public final class MaterializerLifecycle implements SmartLifecycle, DisposableBean {
+
+    /** Before Boot's graceful web shutdown ({@code DEFAULT_PHASE - 1024}) and after ordinary beans. */
+    public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
+
+    private static final Logger log = LoggerFactory.getLogger(MaterializerLifecycle.class);
+
+    private final Materializer materializer;
+
+    private final Duration shutdownTimeout;
+
+    private final Object monitor = new Object();
+
+    private boolean running;
+
+    private boolean started;
+
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /**
+     * @param materializer the engine to run
+     * @param shutdownTimeout the longest wait for work in flight when stopping
+     */
+    public MaterializerLifecycle(Materializer materializer, Duration shutdownTimeout) {
+        this.materializer = materializer;
+        this.shutdownTimeout = shutdownTimeout;
+    }
+
+    @Override
+    public void start() {
+        synchronized (this.monitor) {
+            if (this.running) {
+                return;
+            }
+            if (this.closed.get()) {
+                log.warn("Materializer was closed when the context stopped and does not start again");
+                return;
+            }
+            this.materializer.start();
+            this.running = true;
+            this.started = true;
+        }
+        log.info("Materializer started");
+    }
+
+    @Override
+    public void stop() {
+        if (markStopped()) {
+            shutdown();
+        }
+    }
+
+    @Override
+    public void stop(Runnable callback) {
+        if (!markStopped()) {
+            callback.run();
+            return;
+        }
+        Thread thread = new Thread(() -> {
+            try {
+                shutdown();
+            }
+            finally {
+                callback.run();
+            }
+        }, "materializer-shutdown");
+        // A drain that outlives Spring's wait must not keep the JVM alive.
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    @Override
+    public boolean isRunning() {
+        synchronized (this.monitor) {
+            return this.running;
+        }
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    /** Closes an engine that was started and not stopped, for example after a failed context refresh. */
+    @Override
+    public void destroy() {
+        boolean wasStarted;
+        synchronized (this.monitor) {
+            wasStarted = this.started;
+            this.running = false;
+        }
+        if (wasStarted && this.closed.compareAndSet(false, true)) {
+            log.warn("Materializer closed without draining: the context closed before its graceful stop ended ({} in flight)",
+                    inFlightOrUnknown());
+            this.materializer.stopIntake();
+            this.materializer.close();
+        }
+    }
+
+    private boolean markStopped() {
+        synchronized (this.monitor) {
+            boolean wasRunning = this.running;
+            this.running = false;
+            return wasRunning;
+        }
+    }
+
+    private void shutdown() {
+        try {
+            this.materializer.stopIntake();
+            drain();
+        }
+        catch (RuntimeException ex) {
+            log.warn("Materializer failed to stop gracefully; closing it", ex);
+        }
+        finally {
+            if (this.closed.compareAndSet(false, true)) {
+                this.materializer.close();
+                log.info("Materializer stopped");
+            }
+        }
+    }
+
+    private void drain() {
+        int before = inFlightOrUnknown();
+        String timeout = MaterializerOptionsMapping.readable(this.shutdownTimeout);
+        log.info("Materializer stopping: intake stopped, waiting up to {} for {} in flight", timeout, before);
+        long startNanos = System.nanoTime();
+        boolean drained;
+        try {
+            drained = this.materializer.drain(this.shutdownTimeout);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            log.warn("Materializer stop interrupted while draining; abandoning {} in flight", inFlightOrUnknown());
+            return;
+        }
+        long waitedMillis = Duration.ofNanos(System.nanoTime() - startNanos).toMillis();
+        if (drained) {
+            log.info("Materializer drained {} in flight in {} ms", before, waitedMillis);
+        }
+        else {
+            log.warn("Materializer abandoned {} in flight after {} ms (materializer.shutdown-timeout={}); "
+                    + "they end on their own after the close", inFlightOrUnknown(), waitedMillis, timeout);
+        }
+    }
+
+    private int inFlightOrUnknown() {
+        try {
+            return this.materializer.inFlight();
+        }
+        catch (RuntimeException ex) {
+            return -1;
+        }
+    }
+}

@@ -1,0 +1,253 @@
+package dev.materializer.spring.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of the materializer under {@code materializer.*}. The defaults equal those of
+ * {@link dev.materializer.core.MaterializerOptions}; the values are checked when the engine is
+ * created, and a bad one fails the start with the name of its key and what is allowed.
+ *
+ * <p>Not thread-safe: bound once at start, read by the auto-configuration.
+ */
+@ConfigurationProperties(MaterializerProperties.PREFIX)
+public class MaterializerProperties {
+
+    /** The prefix of every key. */
+    public static final String PREFIX = "materializer";
+
+    /** The value of a storage source whose storage partition is the partition of the views. */
+    public static final String IDENTITY_MAPPING = "identity";
+
+    /** Whether to run the materializer. */
+    private boolean enabled = true;
+
+    /**
+     * Database of the views, their sources and targets. Defaults to the database of the
+     * application's MongoDB connection (spring.mongodb.database or the database of
+     * spring.mongodb.uri).
+     */
+    private @Nullable String database;
+
+    /**
+     * Name of this application instance in leases. Defaults to host name, process id and a random
+     * suffix.
+     */
+    private @Nullable String instanceId;
+
+    /** Collection of the view documents. */
+    private String viewsCollection = "_aggregations";
+
+    /** Field that names the partition (tenant) in view documents, sources and target rows. */
+    private String partitionField = "_part";
+
+    /** Field of a view document that holds its status. */
+    private String statusField = "_materializerStatus";
+
+    /** Collection where the engine keeps resume tokens and partition leases. */
+    private String checkpointsCollection = "_materializerCheckpoints";
+
+    /** How long a partition stays quiet after a change before its pass runs. */
+    private Duration debounce = Duration.ofMillis(100);
+
+    /** Wait before a change stream that ended opens again; later retries back off up to max-backoff. */
+    private Duration rewatch = Duration.ofSeconds(1);
+
+    /** Longest wait between retries of a failing change stream or of a failed start. */
+    private Duration maxBackoff = Duration.ofSeconds(30);
+
+    /** Longest time a view's pipeline may run. */
+    private Duration maxTime = Duration.ofSeconds(30);
+
+    /** Most rows a view's result may have; a larger result makes the view errored. */
+    private int maxRows = 100_000;
+
+    /**
+     * Most rows of a view written in one transaction; a larger view writes a new generation in
+     * groups. Zero always writes generations.
+     */
+    private int maxTransactionRows = 10_000;
+
+    /** How long the previous generation of a view stays readable after a newer one replaces it. */
+    private Duration generationGrace = Duration.ofSeconds(60);
+
+    /** How long the lease of a pass that writes in groups lasts without renewal. */
+    private Duration passLease = Duration.ofSeconds(60);
+
+    /** How long an instance owns a partition without renewing its lease. */
+    private Duration partitionLease = Duration.ofSeconds(30);
+
+    /** How many partitions may run passes at once in this instance. */
+    private int maxConcurrentPasses = 4;
+
+    /**
+     * Longest wait, when the application stops, for the passes in flight to finish before the
+     * engine closes. Keep it below spring.lifecycle.timeout-per-shutdown-phase.
+     */
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+    /**
+     * Sources whose document ids start with their storage partition and the separator U+001F, by
+     * collection name, with the mapping from that storage partition to the partition of the
+     * views: "identity", or the name of a PartitionMapping bean. Use brackets for collection names
+     * with dots: materializer.storage-sources[orders.v2]=identity.
+     */
+    private Map<String, String> storageSources = new LinkedHashMap<>();
+
+    public boolean isEnabled() {
+        return this.enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public @Nullable String getDatabase() {
+        return this.database;
+    }
+
+    public void setDatabase(@Nullable String database) {
+        this.database = database;
+    }
+
+    public @Nullable String getInstanceId() {
+        return this.instanceId;
+    }
+
+    public void setInstanceId(@Nullable String instanceId) {
+        this.instanceId = instanceId;
+    }
+
+    public String getViewsCollection() {
+        return this.viewsCollection;
+    }
+
+    public void setViewsCollection(String viewsCollection) {
+        this.viewsCollection = viewsCollection;
+    }
+
+    public String getPartitionField() {
+        return this.partitionField;
+    }
+
+    public void setPartitionField(String partitionField) {
+        this.partitionField = partitionField;
+    }
+
+    public String getStatusField() {
+        return this.statusField;
+    }
+
+    public void setStatusField(String statusField) {
+        this.statusField = statusField;
+    }
+
+    public String getCheckpointsCollection() {
+        return this.checkpointsCollection;
+    }
+
+    public void setCheckpointsCollection(String checkpointsCollection) {
+        this.checkpointsCollection = checkpointsCollection;
+    }
+
+    public Duration getDebounce() {
+        return this.debounce;
+    }
+
+    public void setDebounce(Duration debounce) {
+        this.debounce = debounce;
+    }
+
+    public Duration getRewatch() {
+        return this.rewatch;
+    }
+
+    public void setRewatch(Duration rewatch) {
+        this.rewatch = rewatch;
+    }
+
+    public Duration getMaxBackoff() {
+        return this.maxBackoff;
+    }
+
+    public void setMaxBackoff(Duration maxBackoff) {
+        this.maxBackoff = maxBackoff;
+    }
+
+    public Duration getMaxTime() {
+        return this.maxTime;
+    }
+
+    public void setMaxTime(Duration maxTime) {
+        this.maxTime = maxTime;
+    }
+
+    public int getMaxRows() {
+        return this.maxRows;
+    }
+
+    public void setMaxRows(int maxRows) {
+        this.maxRows = maxRows;
+    }
+
+    public int getMaxTransactionRows() {
+        return this.maxTransactionRows;
+    }
+
+    public void setMaxTransactionRows(int maxTransactionRows) {
+        this.maxTransactionRows = maxTransactionRows;
+    }
+
+    public Duration getGenerationGrace() {
+        return this.generationGrace;
+    }
+
+    public void setGenerationGrace(Duration generationGrace) {
+        this.generationGrace = generationGrace;
+    }
+
+    public Duration getPassLease() {
+        return this.passLease;
+    }
+
+    public void setPassLease(Duration passLease) {
+        this.passLease = passLease;
+    }
+
+    public Duration getPartitionLease() {
+        return this.partitionLease;
+    }
+
+    public void setPartitionLease(Duration partitionLease) {
+        this.partitionLease = partitionLease;
+    }
+
+    public int getMaxConcurrentPasses() {
+        return this.maxConcurrentPasses;
+    }
+
+    public void setMaxConcurrentPasses(int maxConcurrentPasses) {
+        this.maxConcurrentPasses = maxConcurrentPasses;
+    }
+
+    public Duration getShutdownTimeout() {
+        return this.shutdownTimeout;
+    }
+
+    public void setShutdownTimeout(Duration shutdownTimeout) {
+        this.shutdownTimeout = shutdownTimeout;
+    }
+
+    public Map<String, String> getStorageSources() {
+        return this.storageSources;
+    }
+
+    public void setStorageSources(Map<String, String> storageSources) {
+        this.storageSources = storageSources;
+    }
+}

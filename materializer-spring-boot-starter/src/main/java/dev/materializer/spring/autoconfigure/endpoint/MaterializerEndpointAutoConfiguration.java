@@ -1,0 +1,30 @@
+package dev.materializer.spring.autoconfigure.endpoint;
+
+import dev.materializer.core.Materializer;
+import dev.materializer.spring.autoconfigure.MaterializerAutoConfiguration;
+import dev.materializer.spring.endpoint.MaterializerEndpoint;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The {@code materializer} actuator endpoint, when actuator is on the class path, the engine runs
+ * and the endpoint is available (exposed, e.g. {@code management.endpoints.web.exposure.include=materializer},
+ * and its access not {@code none}).
+ */
+@AutoConfiguration(after = MaterializerAutoConfiguration.class)
+@ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
+@ConditionalOnBean(Materializer.class)
+public final class MaterializerEndpointAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnAvailableEndpoint
+    MaterializerEndpoint materializerEndpoint(Materializer materializer) {
+        return new MaterializerEndpoint(materializer);
+    }
+}

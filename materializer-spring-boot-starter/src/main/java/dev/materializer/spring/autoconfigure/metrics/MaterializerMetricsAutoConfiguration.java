@@ -1,0 +1,40 @@
+package dev.materializer.spring.autoconfigure.metrics;
+
+import dev.materializer.core.Materializer;
+import dev.materializer.spring.autoconfigure.MaterializerAutoConfiguration;
+import dev.materializer.spring.metrics.MaterializerMeterBinder;
+import dev.materializer.spring.metrics.MaterializerMetricsListener;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The materializer's meters, when Micrometer is on the class path and the application has a
+ * {@link MeterRegistry}: a {@link MaterializerMeterBinder} for the gauges, and a
+ * {@link MaterializerMetricsListener} for the counters and the timer, which the engine hears
+ * together with every other {@code MaterializerListener} bean. Boot binds every
+ * {@code MeterBinder} bean once all singletons exist, so the engine (which needs the listener, which
+ * needs the registry) and the binder (which needs the engine) do not form a cycle.
+ */
+@AutoConfiguration(after = MaterializerAutoConfiguration.class,
+        afterName = "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration")
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean({ MeterRegistry.class, Materializer.class })
+public final class MaterializerMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    MaterializerMetricsListener materializerMetricsListener(MeterRegistry meterRegistry) {
+        return new MaterializerMetricsListener(meterRegistry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    MaterializerMeterBinder materializerMeterBinder(Materializer materializer) {
+        return new MaterializerMeterBinder(materializer);
+    }
+}

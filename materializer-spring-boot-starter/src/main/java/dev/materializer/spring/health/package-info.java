@@ -1,0 +1,7 @@
+/**
+ * The {@code materializer} health indicator.
+ */
+@NullMarked
+package dev.materializer.spring.health;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,58 @@
+package dev.materializer.spring.metrics;
+
+import java.time.Duration;
+
+import dev.materializer.core.Materializer;
+import dev.materializer.core.MaterializerSnapshot;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+/**
+ * Gauges read from the engine's {@link Materializer#snapshot() snapshot} when the registry samples
+ * them: views by state, open streams, passes in flight and lag. The view states are a fixed set, so
+ * each has its own gauge and reports zero when no view is in it (an alert on {@code errored > 0}
+ * then always has a series). Thread-safe: holds no state of its own.
+ */
+public final class MaterializerMeterBinder implements MeterBinder {
+
+    private final Materializer materializer;
+
+    /** @param materializer the engine to observe */
+    public MaterializerMeterBinder(Materializer materializer) {
+        this.materializer = materializer;
+    }
+
+    @Override
+    public void bindTo(MeterRegistry registry) {
+        for (String state : MaterializerMeters.VIEW_STATES) {
+            Gauge.builder(MaterializerMeters.VIEWS, this.materializer, engine -> viewsIn(engine, state))
+                .tag(MaterializerMeters.TAG_STATE, state)
+                .description("Views this instance knows, by state")
+                .baseUnit("views")
+                .register(registry);
+        }
+        Gauge.builder(MaterializerMeters.STREAMS_OPEN, this.materializer, engine -> engine.snapshot().openStreams())
+            .description("Change streams open now")
+            .baseUnit("streams")
+            .register(registry);
+        Gauge.builder(MaterializerMeters.PASSES_IN_FLIGHT, this.materializer, engine -> engine.snapshot().passesInFlight())
+            .description("Passes running or queued now")
+            .baseUnit("passes")
+            .register(registry);
+        Gauge.builder(MaterializerMeters.LAG, this.materializer, MaterializerMeterBinder::lagSeconds)
+            .description("How far the last change event was behind the server's time")
+            .baseUnit("seconds")
+            .register(registry);
+    }
+
+    private static double viewsIn(Materializer engine, String state) {
+        return engine.snapshot().views().stream().filter(view -> view.state().equals(state)).count();
+    }
+
+    private static double lagSeconds(Materializer engine) {
+        MaterializerSnapshot snapshot = engine.snapshot();
+        Duration lag = snapshot.lag();
+        return (lag != null) ? lag.toNanos() / 1e9 : Double.NaN;
+    }
+}

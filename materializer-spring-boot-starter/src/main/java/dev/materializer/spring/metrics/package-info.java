@@ -1,0 +1,8 @@
+/**
+ * Micrometer meters of the materializer: gauges from the engine's snapshot, counters and a timer from
+ * its listener.
+ */
+@NullMarked
+package dev.materializer.spring.metrics;
+
+import org.jspecify.annotations.NullMarked;

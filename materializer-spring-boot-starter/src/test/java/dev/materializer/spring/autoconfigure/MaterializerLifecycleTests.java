@@ -1,0 +1,136 @@
+package dev.materializer.spring.autoconfigure;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+import dev.materializer.spring.testing.RecordingMaterializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.SmartLifecycle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** How the lifecycle starts the engine and stops it gracefully. */
+@ExtendWith(OutputCaptureExtension.class)
+class MaterializerLifecycleTests {
+
+    private final RecordingMaterializer engine = new RecordingMaterializer();
+
+    private final MaterializerLifecycle lifecycle = new MaterializerLifecycle(this.engine, Duration.ofSeconds(3));
+
+    @Test
+    void startStartsTheEngineOnce() {
+        this.lifecycle.start();
+        this.lifecycle.start();
+        assertThat(this.lifecycle.isRunning()).isTrue();
+        assertThat(this.engine.calls()).containsExactly("start");
+    }
+
+    @Test
+    void stopWithACallbackDrainsOnAnotherThreadAndCallsBackAfterTheClose() throws InterruptedException {
+        CountDownLatch drainMayEnd = new CountDownLatch(1);
+        CountDownLatch calledBack = new CountDownLatch(1);
+        AtomicReference<String> callbackThread = new AtomicReference<>();
+        this.engine.drainWaitsFor(drainMayEnd, true);
+        this.lifecycle.start();
+
+        this.lifecycle.stop(() -> {
+            callbackThread.set(Thread.currentThread().getName());
+            calledBack.countDown();
+        });
+
+        // stop(Runnable) returned while the drain still waits: Spring stops other beans meanwhile.
+        assertThat(this.lifecycle.isRunning()).isFalse();
+        assertThat(calledBack.getCount()).isEqualTo(1);
+        assertThat(this.engine.calls()).doesNotContain("close");
+        drainMayEnd.countDown();
+        assertThat(calledBack.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(this.engine.calls()).containsExactly("start", "stopIntake", "drain", "close");
+        assertThat(this.engine.drainTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(callbackThread.get()).isEqualTo("materializer-shutdown");
+    }
+
+    @Test
+    void aDrainThatEndsInTimeIsLogged(CapturedOutput output) {
+        this.engine.setInFlight(2);
+        this.lifecycle.start();
+        this.lifecycle.stop();
+        assertThat(output).contains("Materializer drained 2 in flight");
+    }
+
+    @Test
+    void aDrainThatTimesOutLogsWhatItAbandonedAndStillCloses(CapturedOutput output) {
+        this.engine.drainWaitsFor(new CountDownLatch(0), false);
+        this.engine.setInFlight(5);
+        this.lifecycle.start();
+        this.lifecycle.stop();
+        assertThat(this.engine.calls()).containsExactly("start", "stopIntake", "drain", "close");
+        assertThat(output).contains("Materializer abandoned 5 in flight").contains("materializer.shutdown-timeout=3s");
+    }
+
+    @Test
+    void anInterruptedDrainStillClosesAndKeepsTheInterrupt() {
+        CountDownLatch never = new CountDownLatch(1);
+        this.engine.drainWaitsFor(never, true);
+        this.lifecycle.start();
+        Thread.currentThread().interrupt();
+        try {
+            this.lifecycle.stop();
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        }
+        finally {
+            Thread.interrupted();
+        }
+        assertThat(this.engine.calls()).containsExactly("start", "stopIntake", "drain", "close");
+    }
+
+    @Test
+    void stopWhenNotRunningCallsBackAtOnceAndTouchesNothing() {
+        CountDownLatch calledBack = new CountDownLatch(1);
+        this.lifecycle.stop(calledBack::countDown);
+        assertThat(calledBack.getCount()).isZero();
+        assertThat(this.engine.calls()).isEmpty();
+    }
+
+    @Test
+    void destroyClosesAnEngineThatWasStartedButNeverStopped() {
+        this.lifecycle.start();
+        this.lifecycle.destroy();
+        assertThat(this.engine.calls()).containsExactly("start", "stopIntake", "close");
+    }
+
+    @Test
+    void destroyAfterAGracefulStopDoesNotCloseAgain() {
+        this.lifecycle.start();
+        this.lifecycle.stop();
+        this.lifecycle.destroy();
+        assertThat(this.engine.calls()).containsExactly("start", "stopIntake", "drain", "close");
+    }
+
+    @Test
+    void destroyOfAnEngineNeverStartedDoesNothing() {
+        this.lifecycle.destroy();
+        assertThat(this.engine.calls()).isEmpty();
+    }
+
+    @Test
+    void aClosedEngineIsNotStartedAgain() {
+        this.lifecycle.start();
+        this.lifecycle.stop();
+        this.lifecycle.start();
+        assertThat(this.lifecycle.isRunning()).isFalse();
+        assertThat(this.engine.calls()).containsExactly("start", "stopIntake", "drain", "close");
+    }
+
+    @Test
+    void itStopsBeforeBootsGracefulWebShutdownAndAfterOrdinaryLifecycleBeans() {
+        int webServerGracefulShutdownPhase = SmartLifecycle.DEFAULT_PHASE - 1024;
+        assertThat(this.lifecycle.getPhase()).isGreaterThan(webServerGracefulShutdownPhase)
+            .isLessThan(SmartLifecycle.DEFAULT_PHASE);
+    }
+}

@@ -1,0 +1,79 @@
+package dev.materializer.spring.metrics;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.materializer.core.EngineState;
+import dev.materializer.core.MaterializerSnapshot;
+import dev.materializer.core.PassOutcome;
+import dev.materializer.core.PassReport;
+import dev.materializer.core.WriteMode;
+import dev.materializer.core.view.ViewKey;
+import dev.materializer.spring.testing.RecordingMaterializer;
+import dev.materializer.spring.testing.Snapshots;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The meters from the engine's snapshot and events. */
+class MaterializerMetricsTests {
+
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+    private final RecordingMaterializer engine = new RecordingMaterializer();
+
+    @Test
+    void theGaugesReadTheSnapshotWhenSampled() {
+        new MaterializerMeterBinder(this.engine).bindTo(this.registry);
+        this.engine.setSnapshot(Snapshots.running());
+
+        for (String state : List.of("ok", "errored", "cycle", "pending")) {
+            assertThat(this.registry.get(MaterializerMeters.VIEWS).tag("state", state).gauge().value()).as(state)
+                .isEqualTo(1.0);
+        }
+        assertThat(this.registry.get(MaterializerMeters.STREAMS_OPEN).gauge().value()).isEqualTo(3.0);
+        assertThat(this.registry.get(MaterializerMeters.PASSES_IN_FLIGHT).gauge().value()).isEqualTo(2.0);
+        assertThat(this.registry.get(MaterializerMeters.LAG).gauge().value()).isEqualTo(1.5);
+
+        this.engine.setSnapshot(new MaterializerSnapshot(EngineState.RETRYING, "down", 0, 0, null, false, List.of()));
+        assertThat(this.registry.get(MaterializerMeters.VIEWS).tag("state", "ok").gauge().value()).isZero();
+        assertThat(this.registry.get(MaterializerMeters.STREAMS_OPEN).gauge().value()).isZero();
+        assertThat(this.registry.get(MaterializerMeters.LAG).gauge().value()).as("unknown lag").isNaN();
+    }
+
+    @Test
+    void everyViewStateHasAGaugeEvenAtZero() {
+        new MaterializerMeterBinder(this.engine).bindTo(this.registry);
+        assertThat(this.registry.get(MaterializerMeters.VIEWS).gauges()).hasSize(4);
+        assertThat(this.registry.get(MaterializerMeters.VIEWS).tag("state", "errored").gauge().value()).isZero();
+    }
+
+    @Test
+    void changesAreCountedBySource() {
+        MaterializerMetricsListener listener = new MaterializerMetricsListener(this.registry);
+        listener.onChange("orders", Duration.ofMillis(5));
+        listener.onChange("orders", null);
+        listener.onChange("customers", null);
+        assertThat(this.registry.get(MaterializerMeters.CHANGES).tag("source", "orders").counter().count()).isEqualTo(2);
+        assertThat(this.registry.get(MaterializerMeters.CHANGES).tag("source", "customers").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void passesAreTimedByOutcomeAndModeAndTheirRowsCounted() {
+        MaterializerMetricsListener listener = new MaterializerMetricsListener(this.registry);
+        ViewKey view = new ViewKey("acme", "totals");
+        listener.onPassFinished(new PassReport(view, WriteMode.GENERATION, PassOutcome.CHANGED, 10, 3, Duration.ofMillis(200), null));
+        listener.onPassFinished(new PassReport(view, WriteMode.GENERATION, PassOutcome.CHANGED, 5, 0, Duration.ofMillis(100), null));
+        listener.onPassFinished(new PassReport(view, WriteMode.NONE, PassOutcome.ERRORED, 0, 0, Duration.ofMillis(1), "bad"));
+
+        Timer changed = this.registry.get(MaterializerMeters.PASS).tag("outcome", "changed").tag("mode", "generation").timer();
+        assertThat(changed.count()).isEqualTo(2);
+        assertThat(changed.totalTime(java.util.concurrent.TimeUnit.MILLISECONDS)).isEqualTo(300);
+        assertThat(this.registry.get(MaterializerMeters.PASS).tag("outcome", "errored").tag("mode", "none").timer().count())
+            .isEqualTo(1);
+        assertThat(this.registry.get(MaterializerMeters.ROWS_WRITTEN).counter().count()).isEqualTo(15);
+        assertThat(this.registry.get(MaterializerMeters.ROWS_REMOVED).counter().count()).isEqualTo(3);
+    }
+}

@@ -1,0 +1,129 @@
+package dev.materializer.spring.testing;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+
+import dev.materializer.core.EngineState;
+import dev.materializer.core.Materializer;
+import dev.materializer.core.MaterializerSnapshot;
+import dev.materializer.core.PassReport;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A hand-written {@link Materializer} for the starter's plumbing tests: it returns the snapshot it is
+ * given, records what the host calls, and drains as the test says. It stands in for no MongoDB
+ * behaviour. Thread-safe: every method is synchronized or uses thread-safe parts.
+ */
+public final class RecordingMaterializer implements Materializer {
+
+    private volatile MaterializerSnapshot snapshot = new MaterializerSnapshot(EngineState.NEW, null, 0, 0, null,
+            false, List.of());
+
+    private final List<String> calls = new ArrayList<>();
+
+    private final Map<String, CompletableFuture<PassReport>> refreshes = new HashMap<>();
+
+    private volatile @Nullable CountDownLatch drainGate;
+
+    private volatile boolean drainResult = true;
+
+    private volatile int inFlight;
+
+    private volatile @Nullable RuntimeException snapshotFailure;
+
+    private volatile @Nullable Duration drainTimeout;
+
+    /** @param snapshot what {@link #snapshot()} returns from now on */
+    public void setSnapshot(MaterializerSnapshot snapshot) {
+        this.snapshot = snapshot;
+    }
+
+    /** Makes {@link #drain(Duration)} wait for the gate, then return the result. */
+    public void drainWaitsFor(CountDownLatch gate, boolean result) {
+        this.drainGate = gate;
+        this.drainResult = result;
+    }
+
+    /** Makes {@link #snapshot()} throw this. */
+    public void snapshotFails(RuntimeException failure) {
+        this.snapshotFailure = failure;
+    }
+
+    /** @param inFlight what {@link #inFlight()} returns */
+    public void setInFlight(int inFlight) {
+        this.inFlight = inFlight;
+    }
+
+    /** Makes {@link #refresh(String, String)} of that view return this future. */
+    public synchronized void onRefresh(String partition, String id, CompletableFuture<PassReport> result) {
+        this.refreshes.put(partition + "/" + id, result);
+    }
+
+    /** @return the names of the lifecycle methods called, in order */
+    public synchronized List<String> calls() {
+        return List.copyOf(this.calls);
+    }
+
+    /** @return the timeout of the last drain */
+    public @Nullable Duration drainTimeout() {
+        return this.drainTimeout;
+    }
+
+    private synchronized void record(String call) {
+        this.calls.add(call);
+    }
+
+    @Override
+    public void start() {
+        record("start");
+    }
+
+    @Override
+    public void stopIntake() {
+        record("stopIntake");
+    }
+
+    @Override
+    public boolean drain(Duration timeout) throws InterruptedException {
+        record("drain");
+        this.drainTimeout = timeout;
+        CountDownLatch gate = this.drainGate;
+        if (gate != null) {
+            gate.await();
+        }
+        return this.drainResult;
+    }
+
+    @Override
+    public int inFlight() {
+        return this.inFlight;
+    }
+
+    @Override
+    public void close() {
+        record("close");
+    }
+
+    @Override
+    public MaterializerSnapshot snapshot() {
+        RuntimeException failure = this.snapshotFailure;
+        if (failure != null) {
+            throw failure;
+        }
+        return this.snapshot;
+    }
+
+    @Override
+    public synchronized CompletableFuture<PassReport> refresh(String partition, String id) {
+        record("refresh " + partition + "/" + id);
+        CompletableFuture<PassReport> result = this.refreshes.get(partition + "/" + id);
+        return (result != null) ? result
+                : CompletableFuture.failedFuture(new NoSuchElementException("no view " + partition + "/" + id));
+    }
+}

@@ -1,0 +1,150 @@
+package dev.materializer.spring.web;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+import dev.materializer.core.PassOutcome;
+import dev.materializer.core.PassReport;
+import dev.materializer.core.WriteMode;
+import dev.materializer.core.view.ViewKey;
+import dev.materializer.spring.metrics.MaterializerMetricsListener;
+import dev.materializer.spring.testing.RecordingMaterializer;
+import dev.materializer.spring.testing.Snapshots;
+import dev.materializer.testing.MongoKind;
+import dev.materializer.testing.MongoServers;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
+import org.springframework.web.context.WebApplicationContext;
+
+import static org.hamcrest.Matchers.contains;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * The JSON an operator reads over HTTP, rendered by Boot's actuator from a fixed engine snapshot.
+ * The engine is a hand-written test implementation: this checks the starter's plumbing and JSON
+ * shape, not a MongoDB behaviour.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.MOCK,
+        properties = { "management.endpoints.web.exposure.include=materializer,health,metrics",
+                "management.endpoint.health.show-details=always", "management.health.mongodb.enabled=false" })
+class ActuatorRenderingTests {
+
+    @Autowired
+    private WebApplicationContext context;
+
+    @Autowired
+    private RecordingMaterializer engine;
+
+    private MockMvc mvc;
+
+    @DynamicPropertySource
+    static void mongo(DynamicPropertyRegistry registry) {
+        registry.add("spring.mongodb.uri", () -> MongoServers.get(MongoKind.IN_PROCESS).server().connectionString()
+            .getConnectionString() + "/rendering");
+    }
+
+    @BeforeEach
+    void setUp() {
+        this.mvc = MockMvcBuilders.webAppContextSetup(this.context).build();
+        this.engine.setSnapshot(Snapshots.running());
+    }
+
+    @Test
+    void theEndpointRendersTheEngineAndEveryView() throws Exception {
+        this.mvc.perform(get("/actuator/materializer"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.state").value("running"))
+            .andExpect(jsonPath("$.reason").doesNotExist())
+            .andExpect(jsonPath("$.openStreams").value(3))
+            .andExpect(jsonPath("$.passesInFlight").value(2))
+            .andExpect(jsonPath("$.lagSeconds").value(1.5))
+            .andExpect(jsonPath("$.transactions").value(true))
+            .andExpect(jsonPath("$.viewCounts.ok").value(1))
+            .andExpect(jsonPath("$.views[0].partition").value("acme"))
+            .andExpect(jsonPath("$.views[0].id").value("totals"))
+            .andExpect(jsonPath("$.views[0].state").value("ok"))
+            .andExpect(jsonPath("$.views[0].sources", contains("orders")))
+            .andExpect(jsonPath("$.views[0].target").value("order_totals"))
+            .andExpect(jsonPath("$.views[0].generation").value("0a1b"))
+            .andExpect(jsonPath("$.views[0].lastRun").value("2026-01-02T03:04:05Z"))
+            .andExpect(jsonPath("$.views[0].lastOutcome").value("changed"))
+            .andExpect(jsonPath("$.views[0].lastMode").value("generation"))
+            .andExpect(jsonPath("$.views[1].lastError").value("maxRows exceeded: 100001 rows"));
+    }
+
+    @Test
+    void oneViewIsReadByPartitionAndIdAndAnUnknownOneIsNotFound() throws Exception {
+        this.mvc.perform(get("/actuator/materializer/acme/broken"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.state").value("errored"))
+            .andExpect(jsonPath("$.sources", contains("orders", "customers")));
+        this.mvc.perform(get("/actuator/materializer/acme/nope")).andExpect(status().isNotFound());
+    }
+
+    @Test
+    void aRefreshIsAPostThatReturnsTheReportOfThePass() throws Exception {
+        this.engine.onRefresh("acme", "totals", CompletableFuture.completedFuture(new PassReport(
+                new ViewKey("acme", "totals"), WriteMode.GENERATION, PassOutcome.UNCHANGED, 0, 0, Duration.ofMillis(12), null)));
+        this.mvc.perform(post("/actuator/materializer/acme/totals"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.status").value("finished"))
+            .andExpect(jsonPath("$.pass.outcome").value("unchanged"))
+            .andExpect(jsonPath("$.pass.mode").value("generation"))
+            .andExpect(jsonPath("$.pass.durationMillis").value(12));
+        this.mvc.perform(post("/actuator/materializer/acme/nope")).andExpect(status().isBadRequest());
+    }
+
+    @Test
+    void theHealthHasTheMaterializerComponent() throws Exception {
+        this.mvc.perform(get("/actuator/health"))
+            .andExpect(jsonPath("$.components.materializer.status").value("UP"))
+            .andExpect(jsonPath("$.components.materializer.details.errored.count").value(1))
+            .andExpect(jsonPath("$.components.materializer.details.cycle.views[0].id").value("a"));
+    }
+
+    @Test
+    void theMetersAreOnTheMetricsEndpoint(@Autowired MaterializerMetricsListener listener) throws Exception {
+        this.mvc.perform(get("/actuator/metrics/materializer.views").param("tag", "state:errored"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.measurements[0].value").value(1.0));
+        this.mvc.perform(get("/actuator/metrics/materializer.streams.open"))
+            .andExpect(jsonPath("$.measurements[0].value").value(3.0));
+        this.mvc.perform(get("/actuator/metrics/materializer.passes.in.flight"))
+            .andExpect(jsonPath("$.measurements[0].value").value(2.0));
+        this.mvc.perform(get("/actuator/metrics/materializer.lag"))
+            .andExpect(jsonPath("$.baseUnit").value("seconds"))
+            .andExpect(jsonPath("$.measurements[0].value").value(1.5));
+        listener.onChange("orders", null);
+        listener.onPassFinished(new PassReport(new ViewKey("acme", "totals"), WriteMode.GENERATION, PassOutcome.CHANGED,
+                4, 1, Duration.ofMillis(30), null));
+        this.mvc.perform(get("/actuator/metrics/materializer.changes").param("tag", "source:orders"))
+            .andExpect(jsonPath("$.measurements[0].value").value(1.0));
+        this.mvc.perform(get("/actuator/metrics/materializer.pass").param("tag", "outcome:changed").param("tag", "mode:generation"))
+            .andExpect(jsonPath("$.measurements[?(@.statistic == 'COUNT')].value", contains(1.0)));
+        this.mvc.perform(get("/actuator/metrics/materializer.rows.written"))
+            .andExpect(jsonPath("$.measurements[0].value").value(4.0));
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class Application {
+
+        @Bean
+        RecordingMaterializer materializer() {
+            return new RecordingMaterializer();
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package dev.materializer.spring.web;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+import com.jayway.jsonpath.JsonPath;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoDatabase;
+import dev.materializer.core.EngineState;
+import dev.materializer.core.Materializer;
+import dev.materializer.core.PassReport;
+import dev.materializer.core.view.ViewFilter;
+import dev.materializer.testing.MongoKind;
+import dev.materializer.testing.MongoServers;
+import org.bson.Document;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static com.mongodb.client.model.Filters.eq;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The starter with the real engine on the in-process MongoDB test server, over HTTP: a view document
+ * is defined, materializes, shows in the endpoint, health and meters, refreshes on request, and the
+ * application closes while a pass is in flight and drains it.
+ */
+@Disabled("waits for the engine runtime (issue 4)")
+@ExtendWith(OutputCaptureExtension.class)
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = { "management.endpoints.web.exposure.include=materializer,health,metrics",
+                "management.endpoint.health.show-details=always",
+                // The in-process server has no 'hello' command, so Boot's MongoDB indicator would say DOWN.
+                "management.health.mongodb.enabled=false", "materializer.debounce=50ms" })
+class MaterializerApplicationTests {
+
+    private static final String DATABASE = "starter_" + UUID.randomUUID().toString().substring(0, 8);
+
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    private int port;
+
+    @Autowired
+    private MongoClient mongoClient;
+
+    @DynamicPropertySource
+    static void mongo(DynamicPropertyRegistry registry) {
+        registry.add("spring.mongodb.uri", () -> uri(DATABASE));
+    }
+
+    @Test
+    void aViewDefinedInTheDatabaseMaterializesAndShowsInTheEndpointHealthAndMeters() throws Exception {
+        MongoDatabase database = this.mongoClient.getDatabase(DATABASE);
+        database.getCollection("orders").insertMany(List.of(order("acme", "c1", 5), order("acme", "c1", 7),
+                order("acme", "c2", 1), order("globex", "c1", 100)));
+        database.getCollection("_aggregations").insertOne(totalsView("acme", "totals", "orders", "order_totals"));
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            HttpResponse<String> view = get("/actuator/materializer/acme/totals");
+            assertThat(view.statusCode()).isEqualTo(200);
+            assertThat(JsonPath.<String>read(view.body(), "$.state")).isEqualTo("ok");
+        });
+        Document viewDocument = database.getCollection("_aggregations").find(eq("_id", "totals")).first();
+        assertThat(viewDocument).isNotNull();
+        List<Document> rows = database.getCollection("order_totals").find(ViewFilter.of(viewDocument))
+            .into(new ArrayList<>());
+        assertThat(rows).extracting(row -> row.get("total")).containsExactlyInAnyOrder(12, 1);
+
+        String whole = get("/actuator/materializer").body();
+        assertThat(JsonPath.<String>read(whole, "$.state")).isEqualTo("running");
+        assertThat(JsonPath.<List<String>>read(whole, "$.views[?(@.id == 'totals')].target")).containsExactly("order_totals");
+        assertThat(JsonPath.<Integer>read(whole, "$.openStreams")).isPositive();
+
+        String refreshed = post("/actuator/materializer/acme/totals").body();
+        assertThat(JsonPath.<String>read(refreshed, "$.status")).isEqualTo("finished");
+        assertThat(JsonPath.<String>read(refreshed, "$.pass.outcome")).isEqualTo("unchanged");
+
+        assertThat(JsonPath.<Double>read(get("/actuator/metrics/materializer.streams.open").body(), "$.measurements[0].value"))
+            .isPositive();
+        assertThat(JsonPath.<Double>read(get("/actuator/metrics/materializer.views?tag=state:ok").body(),
+                "$.measurements[0].value")).isEqualTo(1.0);
+        assertThat(JsonPath.<Double>read(get("/actuator/metrics/materializer.pass").body(), "$.measurements[0].value"))
+            .as("passes counted").isGreaterThanOrEqualTo(2.0);
+        assertThat(JsonPath.<Double>read(get("/actuator/metrics/materializer.changes?tag=source:orders").body(),
+                "$.measurements[0].value")).isPositive();
+        assertThat(get("/actuator/metrics/materializer.rows.written").statusCode()).isEqualTo(200);
+        assertThat(get("/actuator/metrics/materializer.lag").statusCode()).isEqualTo(200);
+
+        String health = get("/actuator/health").body();
+        assertThat(JsonPath.<String>read(health, "$.components.materializer.status")).isEqualTo("UP");
+    }
+
+    @Test
+    void closingTheApplicationWhileAPassRunsDrainsItWithinTheShutdownTimeout(CapturedOutput output) {
+        String databaseName = "starter_close_" + UUID.randomUUID().toString().substring(0, 8);
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
+            .web(WebApplicationType.NONE)
+            .properties("spring.mongodb.uri=" + uri(databaseName), "materializer.shutdown-timeout=20s",
+                    "management.health.mongodb.enabled=false")
+            .run();
+        Materializer materializer = context.getBean(Materializer.class);
+        MongoDatabase database = context.getBean(MongoClient.class).getDatabase(databaseName);
+        List<Document> orders = new ArrayList<>();
+        for (int i = 0; i < 20_000; i++) {
+            orders.add(order("acme", "c" + (i % 5_000), i));
+        }
+        database.getCollection("orders").insertMany(orders);
+        database.getCollection("_aggregations").insertOne(totalsView("acme", "big", "orders", "big_totals"));
+        await().atMost(PATIENCE).until(() -> materializer.view("acme", "big").isPresent());
+
+        CompletableFuture<PassReport> pass = materializer.refresh("acme", "big");
+        context.close();
+
+        assertThat(pass).as("the pass in flight ended before the close returned").isDone();
+        assertThat(pass).isCompleted();
+        assertThat(materializer.snapshot().state()).isEqualTo(EngineState.STOPPED);
+        assertThat(output).contains("Materializer drained").doesNotContain("Materializer abandoned");
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path)).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> post(String path) throws IOException, InterruptedException {
+        return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static Document order(String partition, String customer, int amount) {
+        return new Document("_part", partition).append("customer", customer).append("amount", amount);
+    }
+
+    private static Document totalsView(String partition, String id, String source, String target) {
+        return new Document("_id", id).append("_part", partition)
+            .append("collections", List.of(source))
+            .append("pipeline", List.of(new Document("$group",
+                    new Document("_id", "$customer").append("total", new Document("$sum", "$amount")))))
+            .append("targetCollection", target);
+    }
+
+    private static String uri(String database) {
+        MongoServers.RunningServer server = MongoServers.get(MongoKind.IN_PROCESS).server();
+        assertThat(server).as("the in-process MongoDB server").isNotNull();
+        return "mongodb://" + server.connectionString().getHosts().get(0) + "/" + database;
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class Application {
+
+    }
+}
