@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -21,7 +20,6 @@ import static org.awaitility.Awaitility.await;
  * shop reads the current generation. Each test uses a tenant of its own.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@Disabled("waits for the engine (ViewMaterializer) and the starter's auto-configuration and endpoint on main")
 class SampleMaterializedViewsTests {
 
     private static final Duration FOLLOW = Duration.ofSeconds(30);
