@@ -1,0 +1,26 @@
+package dev.materializer.sample.shop;
+
+import dev.materializer.core.server.CapabilityDetector;
+import dev.materializer.testing.Capability;
+import dev.materializer.testing.TestMongo;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.mongodb.core.MongoTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The shop's sources exist before the engine starts and keep pre-images wherever the server can. */
+abstract class ShopCollectionsContract {
+
+    @Test
+    void theSourcesExistAndKeepPreImagesWhereTheServerCan(TestMongo mongo) {
+        MongoTemplate template = new MongoTemplate(mongo.client(), mongo.database().getName());
+
+        new ShopCollections(template).afterPropertiesSet();
+        new ShopCollections(template).afterPropertiesSet();
+
+        assertThat(template.getCollectionNames()).contains("orders", "products");
+        assertThat(CapabilityDetector.preImages(mongo.database(), "orders")).isEqualTo(mongo.has(Capability.PRE_IMAGES));
+        assertThat(CapabilityDetector.preImages(mongo.database(), "products")).isEqualTo(mongo.has(Capability.PRE_IMAGES));
+    }
+}
