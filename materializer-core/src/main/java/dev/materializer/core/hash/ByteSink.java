@@ -1,8 +1,10 @@
 package dev.materializer.core.hash;
 
+import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.util.Arrays;
 
+import org.bson.types.ObjectId;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -80,6 +82,13 @@ final class ByteSink {
         buffer[size++] = (byte) rest;
     }
 
+    /** The twelve bytes of the id, written in place. */
+    void writeObjectId(ObjectId id) {
+        ensure(12);
+        id.putToByteBuffer(ByteBuffer.wrap(buffer, size, 12));
+        size += 12;
+    }
+
     void writeBytes(byte[] bytes) {
         int offset = 0;
         while (offset < bytes.length) {
@@ -110,6 +119,15 @@ final class ByteSink {
             }
         }
         writeLength(encodedLength);
+        if (encodedLength == length && length <= CHUNK) {
+            // ASCII only, the common case: one check of room, then one byte per char.
+            ensure(length);
+            for (int i = 0; i < length; i++) {
+                buffer[size + i] = (byte) text.charAt(i);
+            }
+            size += length;
+            return;
+        }
         for (int i = 0; i < length; i++) {
             char c = text.charAt(i);
             if (c < 0x80) {

@@ -2,7 +2,6 @@ package dev.materializer.core.hash;
 
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -32,6 +31,9 @@ import org.bson.types.Decimal128;
 final class CanonicalBson {
 
     private static final Comparator<Map.Entry<String, BsonValue>> BY_KEY =
+        (first, second) -> first.getKey().compareTo(second.getKey());
+
+    private static final Comparator<Map.Entry<String, BsonValue>> BY_KEY_CODE_POINTS =
         (first, second) -> compareByCodePoint(first.getKey(), second.getKey());
 
     /** The encoding of row content: keys sorted at every depth. */
@@ -70,7 +72,7 @@ final class CanonicalBson {
                 out.writeBytes(binary.getData());
                 break;
             case OBJECT_ID:
-                out.writeBytes(value.asObjectId().getValue().toByteArray());
+                out.writeObjectId(value.asObjectId().getValue());
                 break;
             case BOOLEAN:
                 out.writeByte(value.asBoolean().getValue() ? 1 : 0);
@@ -86,7 +88,7 @@ final class CanonicalBson {
             case DB_POINTER:
                 BsonDbPointer pointer = value.asDBPointer();
                 out.writeString(pointer.getNamespace());
-                out.writeBytes(pointer.getId().toByteArray());
+                out.writeObjectId(pointer.getId());
                 break;
             case JAVASCRIPT:
                 out.writeString(value.asJavaScript().getCode());
@@ -127,17 +129,25 @@ final class CanonicalBson {
 
     void writeDocument(BsonDocument document, ByteSink out) {
         Set<Map.Entry<String, BsonValue>> entries = document.entrySet();
-        out.writeLength(entries.size());
-        if (!sortKeys || entries.size() < 2) {
+        int count = entries.size();
+        out.writeLength(count);
+        if (!sortKeys || count < 2) {
             for (Map.Entry<String, BsonValue> entry : entries) {
                 out.writeString(entry.getKey());
                 write(entry.getValue(), out);
             }
             return;
         }
-        @SuppressWarnings("unchecked")
-        Map.Entry<String, BsonValue>[] sorted = entries.toArray(new Map.Entry[0]);
-        Arrays.sort(sorted, BY_KEY);
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Map.Entry<String, BsonValue>[] sorted = new Map.Entry[count];
+        boolean surrogates = false;
+        int filled = 0;
+        for (Map.Entry<String, BsonValue> entry : entries) {
+            sorted[filled++] = entry;
+            surrogates = surrogates || hasSurrogate(entry.getKey());
+        }
+        // Without surrogates, UTF-16 order is code point order, and String.compareTo is the fastest.
+        Arrays.sort(sorted, surrogates ? BY_KEY_CODE_POINTS : BY_KEY);
         for (Map.Entry<String, BsonValue> entry : sorted) {
             out.writeString(entry.getKey());
             write(entry.getValue(), out);
@@ -145,12 +155,20 @@ final class CanonicalBson {
     }
 
     private void writeArray(BsonArray array, ByteSink out) {
-        List<BsonValue> values = array.getValues();
-        int count = values.size();
-        out.writeLength(count);
-        for (int i = 0; i < count; i++) {
-            write(values.get(i), out);
+        out.writeLength(array.size());
+        // The iterator, not get(i): a RawBsonArray finds an index by reading from its start.
+        for (BsonValue value : array) {
+            write(value, out);
         }
+    }
+
+    private static boolean hasSurrogate(String text) {
+        for (int i = 0, n = text.length(); i < n; i++) {
+            if (Character.isSurrogate(text.charAt(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -390,6 +390,25 @@ abstract class MaterializerScenarios {
     }
 
     @Test
+    void aStreamThatEndsReopensAfterRewatchAndItsViewsCatchUp(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            // A drop ends the stream (drop, then invalidate): it reopens from now after rewatch.
+            f.collection("orders").drop();
+            await().atMost(RecordingListener.WAIT).until(() -> !f.events.reopened.isEmpty());
+            f.collection("orders").insertOne(order("o2", "acme", "pear", 2, 2));
+            f.settle();
+
+            assertThat(f.events.reopened.get(0)).startsWith("orders");
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("pear", "revenue", 4));
+            assertThat(f.engine.snapshot().openStreams()).isEqualTo(2);
+        }
+    }
+
+    @Test
     void theSnapshotListsEveryViewWithItsState(TestMongo mongo) {
         try (EngineFixture f = new EngineFixture(mongo)) {
             f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
