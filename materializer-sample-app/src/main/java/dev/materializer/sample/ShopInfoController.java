@@ -2,7 +2,9 @@ package dev.materializer.sample;
 
 import java.util.Map;
 
-import org.springframework.core.env.Environment;
+import de.bwaldvogel.mongo.MongoServer;
+
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -10,15 +12,17 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class ShopInfoController {
 
-    private final Environment environment;
+    private final ObjectProvider<MongoServer> embeddedServer;
 
-    ShopInfoController(Environment environment) {
-        this.environment = environment;
+    ShopInfoController(ObjectProvider<MongoServer> embeddedServer) {
+        this.embeddedServer = embeddedServer;
     }
 
     @GetMapping("/api/info")
     Map<String, String> info() {
-        boolean configured = environment.containsProperty("spring.mongodb.uri");
-        return Map.of("mongodb", configured ? "configured by spring.mongodb.uri" : "embedded test server");
+        // The embedded server exists only when the application names no server of its own.
+        boolean embedded = this.embeddedServer.getIfAvailable() != null;
+        return Map.of("mongodb", embedded ? "embedded test server"
+                : "configured by the application (spring.mongodb.* or a service connection)");
     }
 }
