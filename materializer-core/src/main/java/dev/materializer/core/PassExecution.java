@@ -8,6 +8,7 @@ import java.util.function.Predicate;
 
 import com.mongodb.MongoException;
 import dev.materializer.core.graph.DependencyOrder;
+import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.time.EngineClock;
 import dev.materializer.core.view.ViewDefinition;
@@ -75,9 +76,8 @@ final class PassExecution implements PassScheduler.PassRunner {
     }
 
     @Override
-    public void runPass(String partition, Set<String> dirtySources) {
-        Set<String> dirty = new HashSet<>(dirtySources);
-        runInOrder(partition, view -> view.collections().stream().anyMatch(dirty::contains), dirty);
+    public void runPass(String partition, DirtySources dirty) {
+        runInOrder(partition, view -> dirty.affects(view.key().id(), view.collections()), dirty);
     }
 
     /**
@@ -104,9 +104,9 @@ final class PassExecution implements PassScheduler.PassRunner {
                 registry.setState(view.key(), "pending", null);
             }
         }
-        Set<String> dirty = new HashSet<>();
+        DirtySources dirty = new DirtySources();
         runInOrder(partition, view -> leavingCycle.contains(view.key().id()) || mustRun.test(view)
-                || view.collections().stream().anyMatch(dirty::contains), dirty);
+                || dirty.affects(view.key().id(), view.collections()), dirty);
     }
 
     /**
@@ -114,16 +114,16 @@ final class PassExecution implements PassScheduler.PassRunner {
      * @return the report of the view itself
      */
     PassReport refresh(ViewDefinition view) {
-        Set<String> dirty = new HashSet<>();
+        DirtySources dirty = new DirtySources();
         PassReport report = runOne(view, dirty);
         if (!dirty.isEmpty()) {
             runInOrder(view.partition(), other -> !other.key().equals(view.key())
-                    && other.collections().stream().anyMatch(dirty::contains), dirty);
+                    && dirty.affects(other.key().id(), other.collections()), dirty);
         }
         return report;
     }
 
-    private void runInOrder(String partition, Predicate<ViewDefinition> shouldRun, Set<String> dirty) {
+    private void runInOrder(String partition, Predicate<ViewDefinition> shouldRun, DirtySources dirty) {
         List<ViewDefinition> sorted = DependencyOrder.of(registry.views(partition)).sorted();
         for (ViewDefinition view : sorted) {
             // The registry may have dropped or replaced the view since the order was taken.
@@ -137,7 +137,7 @@ final class PassExecution implements PassScheduler.PassRunner {
     }
 
     /** Runs a view, records and reports the outcome, and marks its target dirty when its rows changed. */
-    private PassReport runOne(ViewDefinition view, Set<String> dirty) {
+    private PassReport runOne(ViewDefinition view, DirtySources dirty) {
         ViewKey key = view.key();
         listener.onPassStarted(key);
         PassReport report;
@@ -163,7 +163,7 @@ final class PassExecution implements PassScheduler.PassRunner {
                 registry.setState(key, "ok", null);
                 writeStatus(view, ViewState.OK, null);
                 if (report.outcome() == PassOutcome.CHANGED) {
-                    dirty.add(view.targetCollection());
+                    dirty.addAll(view.targetCollection());
                 }
                 if (report.mode() == WriteMode.GENERATION && report.outcome() == PassOutcome.CHANGED && sweeps != null) {
                     sweeps.after(options.generationGrace(), view);

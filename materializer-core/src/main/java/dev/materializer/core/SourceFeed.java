@@ -17,6 +17,8 @@ import dev.materializer.core.stream.CheckpointStore;
 import dev.materializer.core.stream.CollectionStream;
 import dev.materializer.core.stream.StreamListener;
 import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.write.StatusStore;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,13 +58,20 @@ final class SourceFeed implements StreamListener {
 
     private final Map<String, CollectionStream> streams = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** Why each collection's stream last ended, for the status of the views that catch up. */
+    private final Map<String, String> lastEnd = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private final StatusStore status;
+
     private volatile Duration skew = Duration.ZERO;
 
     private volatile @Nullable Duration lag;
 
     SourceFeed(MongoDatabase database, ViewRegistry registry, PartitionRouter router, PassScheduler scheduler,
-            CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener) {
+            CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
+            StatusStore status) {
         this.database = database;
+        this.status = status;
         this.registry = registry;
         this.router = router;
         this.scheduler = scheduler;
@@ -108,6 +117,18 @@ final class SourceFeed implements StreamListener {
         return open;
     }
 
+    /** The watched collections whose stream is not open now (reopening after an error or an end). */
+    java.util.List<String> closedStreams() {
+        java.util.List<String> closed = new java.util.ArrayList<>();
+        streams.forEach((collection, stream) -> {
+            if (!stream.isOpen()) {
+                closed.add(collection);
+            }
+        });
+        java.util.Collections.sort(closed);
+        return closed;
+    }
+
     @Nullable Duration lag() {
         return lag;
     }
@@ -136,10 +157,8 @@ final class SourceFeed implements StreamListener {
         if (!affected.all() && affected.partitions().isEmpty()) {
             return;
         }
-        Set<String> partitions = registry.partitionsToMark(collection, change, affected.all() ? null : affected.partitions());
-        for (String partition : partitions) {
-            scheduler.markDirty(partition, collection);
-        }
+        registry.viewsToMark(collection, change, affected.all() ? null : affected.partitions())
+            .forEach((partition, viewIds) -> scheduler.markDirty(partition, collection, viewIds));
     }
 
     private @Nullable Duration lagOf(SourceChange change) {
@@ -156,7 +175,10 @@ final class SourceFeed implements StreamListener {
         if (!resumed) {
             // From now, with no token: what happened before is unknown, so every view reading it catches up.
             if (reopened) {
-                log.warn("The change stream of {} starts from now: its views catch up", collection);
+                String reason = "the change stream of " + collection + " "
+                        + lastEnd.getOrDefault(collection, "ended") + " and started again from now";
+                log.warn("{}: its views run a full catch-up", reason);
+                sayCatchUp(collection, reason);
             }
             registry.partitionsReading(collection).forEach(partition -> scheduler.markDirty(partition, collection));
             return;
@@ -169,8 +191,21 @@ final class SourceFeed implements StreamListener {
         }
     }
 
+    /** The status of each view reading the collection says why it catches up. */
+    private void sayCatchUp(String collection, String reason) {
+        for (ViewDefinition view : registry.viewsReading(collection)) {
+            try {
+                status.writeCatchUp(view, reason, clock.now());
+            }
+            catch (com.mongodb.MongoException ex) {
+                log.warn("The catch-up of view {} was not written in its status: {}", view.key(), ex.getMessage());
+            }
+        }
+    }
+
     @Override
     public void onEnded(String collection, String reason, boolean historyLost) {
+        lastEnd.put(collection, historyLost ? reason + " (history lost)" : reason);
         listener.onStreamReopened(collection, reason);
         if (historyLost) {
             log.warn("The change stream of {} lost its history ({}): its views run a full catch-up when it reopens",

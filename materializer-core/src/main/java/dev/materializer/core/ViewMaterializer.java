@@ -120,7 +120,7 @@ public final class ViewMaterializer implements Materializer {
         this.passes.wire(scheduler, this::sweepAfter);
         this.feed = new SourceFeed(this.database, registry,
                 new PartitionRouter(options.partitionField(), options.storageSources()), scheduler,
-                new CheckpointStore(this.database, options.checkpointsCollection()), clock, options, listener);
+                new CheckpointStore(this.database, options.checkpointsCollection()), clock, options, listener, status);
         this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler);
     }
 
@@ -285,8 +285,19 @@ public final class ViewMaterializer implements Materializer {
     @Override
     public MaterializerSnapshot snapshot() {
         CollectionStream stream = viewsStream;
-        int open = feed.openStreams() + (stream != null && stream.isOpen() ? 1 : 0);
-        return new MaterializerSnapshot(state, reason, open, lanes.inFlight(), feed.lag(), transactions,
+        boolean viewsOpen = stream != null && stream.isOpen();
+        int open = feed.openStreams() + (viewsOpen ? 1 : 0);
+        EngineState now = state;
+        String why = reason;
+        if (now == EngineState.RUNNING) {
+            // Running, but a stream that is reopening misses changes until it is back: say which.
+            java.util.List<String> closed = new java.util.ArrayList<>(feed.closedStreams());
+            if (stream != null && !viewsOpen) {
+                closed.add(0, options.viewsCollection());
+            }
+            why = closed.isEmpty() ? null : "change streams reopening: " + String.join(", ", closed);
+        }
+        return new MaterializerSnapshot(now, why, open, lanes.inFlight(), feed.lag(), transactions,
                 registry.snapshot());
     }
 

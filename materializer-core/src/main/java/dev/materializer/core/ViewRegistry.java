@@ -105,6 +105,17 @@ final class ViewRegistry {
         return sources;
     }
 
+    /** The views reading the source, in every partition. */
+    synchronized List<ViewDefinition> viewsReading(String source) {
+        List<ViewDefinition> views = new ArrayList<>();
+        byId.values().forEach(entry -> {
+            if (entry.view.reads(source)) {
+                views.add(entry.view);
+            }
+        });
+        return views;
+    }
+
     /** The partitions with a view reading the source. */
     synchronized Set<String> partitionsReading(String source) {
         Set<String> partitions = new HashSet<>();
@@ -117,19 +128,19 @@ final class ViewRegistry {
     }
 
     /**
-     * The partitions, among those given (or all when null), with a view that reads the source and
-     * whose watched fields the change may touch.
+     * Per partition among those given (or all when null), the views that read the source and whose
+     * watched fields the change may touch.
      */
-    synchronized Set<String> partitionsToMark(String source, SourceChange change, @Nullable Set<String> among) {
-        Set<String> marked = new HashSet<>();
-        for (Entry entry : byId.values()) {
+    synchronized Map<String, List<String>> viewsToMark(String source, SourceChange change, @Nullable Set<String> among) {
+        Map<String, List<String>> marked = new HashMap<>();
+        for (Map.Entry<String, Entry> each : byId.entrySet()) {
+            Entry entry = each.getValue();
             String partition = entry.view.partition();
-            if ((among != null && !among.contains(partition)) || marked.contains(partition)
-                    || !entry.view.reads(source)) {
+            if ((among != null && !among.contains(partition)) || !entry.view.reads(source)) {
                 continue;
             }
             if (entry.watched(source, partitionField).mayBeTouchedBy(change)) {
-                marked.add(partition);
+                marked.computeIfAbsent(partition, key -> new ArrayList<>()).add(each.getKey());
             }
         }
         return marked;

@@ -3,13 +3,14 @@ package dev.materializer.core.pass;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.Collection;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import dev.materializer.core.time.EngineClock;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,9 +36,9 @@ public final class PassScheduler {
         /**
          * Runs the pass.
          * @param partition the partition
-         * @param dirtySources the sources that changed since its last pass
+         * @param dirty what changed since its last pass
          */
-        void runPass(String partition, Set<String> dirtySources);
+        void runPass(String partition, DirtySources dirty);
     }
 
     private final EngineClock clock;
@@ -50,14 +51,14 @@ public final class PassScheduler {
 
     private final PassRunner runner;
 
-    private final Map<String, Set<String>> dirty = new HashMap<>();
+    private final Map<String, DirtySources> dirty = new HashMap<>();
 
     private final Map<String, Instant> firstMark = new HashMap<>();
 
     private final Map<String, EngineClock.Timer> timers = new HashMap<>();
 
     /** The sources each running or queued pass has taken, for checkpoints. */
-    private final Map<String, Set<String>> taken = new HashMap<>();
+    private final Map<String, DirtySources> taken = new HashMap<>();
 
     private boolean intake = true;
 
@@ -79,15 +80,37 @@ public final class PassScheduler {
     }
 
     /**
-     * Marks a source of a partition dirty and (re)arms the partition's debounce timer.
+     * Marks a source of a partition dirty for every view reading it, and (re)arms the partition's
+     * debounce timer.
      * @param partition the partition
      * @param source the source that changed
      */
-    public synchronized void markDirty(String partition, String source) {
+    public void markDirty(String partition, String source) {
+        mark(partition, source, null);
+    }
+
+    /**
+     * Marks a source of a partition dirty for some of its views only (those whose source fields a
+     * change touched), and (re)arms the partition's debounce timer.
+     * @param partition the partition
+     * @param source the source that changed
+     * @param viewIds the views the change may affect
+     */
+    public void markDirty(String partition, String source, Collection<String> viewIds) {
+        mark(partition, source, viewIds);
+    }
+
+    private synchronized void mark(String partition, String source, @Nullable Collection<String> viewIds) {
         if (!intake) {
             return;
         }
-        dirty.computeIfAbsent(partition, key -> new LinkedHashSet<>()).add(source);
+        DirtySources sources = dirty.computeIfAbsent(partition, key -> new DirtySources());
+        if (viewIds == null) {
+            sources.addAll(source);
+        }
+        else {
+            sources.add(source, viewIds);
+        }
         Instant now = clock.now();
         Instant first = firstMark.computeIfAbsent(partition, key -> now);
         Duration untilLatest = maxDelay.minus(Duration.between(first, now));
@@ -107,7 +130,7 @@ public final class PassScheduler {
             }
         }
         lanes.submit(partition, () -> {
-            Set<String> sources = take(partition);
+            DirtySources sources = take(partition);
             if (sources.isEmpty()) {
                 return null;
             }
@@ -125,11 +148,15 @@ public final class PassScheduler {
     }
 
     /** The pass takes the set: a change from now on goes into a new set and a new pass. */
-    private synchronized Set<String> take(String partition) {
-        Set<String> sources = dirty.remove(partition);
+    private synchronized DirtySources take(String partition) {
+        DirtySources sources = dirty.remove(partition);
         firstMark.remove(partition);
         if (sources == null || !intake) {
-            return Set.of();
+            if (sources != null) {
+                // Stopped: keep the marks for the last checkpoint.
+                dirty.put(partition, sources);
+            }
+            return new DirtySources();
         }
         taken.put(partition, sources);
         return sources;

@@ -61,6 +61,18 @@ public final class StatusStore {
     }
 
     /**
+     * Says in the status that a view runs a full catch-up, and why (its stream lost its history,
+     * or was invalidated, and started again from now). The field stays until the next catch-up.
+     * @param view the view
+     * @param reason why the catch-up
+     * @param at when (host time)
+     */
+    public void writeCatchUp(ViewDefinition view, String reason, Instant at) {
+        BsonDocument catchUp = new BsonDocument("reason", new BsonString(reason)).append("at", new BsonDateTime(at.toEpochMilli()));
+        views.collection().updateOne(views.filter(view), new BsonDocument("$set", new BsonDocument(views.status("catchUp"), catchUp)));
+    }
+
+    /**
      * Writes the status of a view document that cannot run.
      * @param id the {@code _id} of the view document
      * @param partition its partition, when the document names one

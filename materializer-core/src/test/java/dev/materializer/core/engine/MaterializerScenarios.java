@@ -17,6 +17,8 @@ import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.core.view.ViewFilter;
+import dev.materializer.testing.Capability;
+import dev.materializer.testing.RequiresCapability;
 import dev.materializer.testing.TestMongo;
 import org.bson.Document;
 import org.bson.types.ObjectId;
@@ -399,12 +401,102 @@ abstract class MaterializerScenarios {
             // A drop ends the stream (drop, then invalidate): it reopens from now after rewatch.
             f.collection("orders").drop();
             await().atMost(RecordingListener.WAIT).until(() -> !f.events.reopened.isEmpty());
+            assertThat(f.engine.snapshot().reason()).as("said while it waits to reopen").contains("orders");
             f.collection("orders").insertOne(order("o2", "acme", "pear", 2, 2));
             f.settle();
 
             assertThat(f.events.reopened.get(0)).startsWith("orders");
             assertThat(f.rows("revenue", "revenue")).containsExactly(row("pear", "revenue", 4));
+            assertThat(f.status("revenue").get("catchUp", Document.class).getString("reason"))
+                .contains("orders").contains("started again from now");
             assertThat(f.engine.snapshot().openStreams()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    @RequiresCapability(Capability.UPDATE_DESCRIPTIONS)
+    void anUpdateTouchingNoneOfAViewsSourceFieldsDoesNotRunThatView(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
+            f.views().insertOne(new Document("_id", "revenue").append("_part", "acme").append("collections", List.of("orders"))
+                .append("pipeline", List.of(Document.parse(REVENUE))).append("targetCollection", "revenue")
+                .append("sourceFields", new Document("orders", List.of("product", "quantity", "price"))));
+            f.defineView("notes", "acme", List.of("orders"), "notes", "{\"$project\": {\"note\": 1}}");
+            f.start();
+
+            f.events.clear();
+            f.collection("orders").updateOne(Filters.eq("_id", "o1"), Updates.set("note", "gift wrap"));
+            f.events.awaitChanges(1);
+            f.settle();
+
+            assertThat(f.events.passesOf("acme", "revenue")).as("revenue reads no 'note'").isEmpty();
+            assertThat(f.rows("notes", "notes")).containsExactly(row("o1", "note", "gift wrap"));
+        }
+    }
+
+    @Test
+    @RequiresCapability(Capability.PRE_IMAGES)
+    void withPreImagesADeleteReachesOnlyTheViewsOfItsPartition(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.db.createCollection("orders", new com.mongodb.client.model.CreateCollectionOptions()
+                .changeStreamPreAndPostImagesOptions(new com.mongodb.client.model.ChangeStreamPreAndPostImagesOptions(true)));
+            f.collection("orders").insertMany(List.of(order("o1", "acme", "apple", 1, 1), order("o2", "acme", "pear", 1, 1),
+                    order("o3", "globex", "apple", 1, 1)));
+            f.defineView("revenue-acme", "acme", List.of("orders"), "revenue", REVENUE);
+            f.defineView("revenue-globex", "globex", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            f.events.clear();
+            f.collection("orders").deleteOne(Filters.eq("_id", "o2"));
+            f.events.awaitChanges(1);
+            f.settle();
+
+            assertThat(f.rows("revenue-acme", "revenue")).containsExactly(row("apple", "revenue", 1));
+            assertThat(f.events.passesOf("globex", "revenue-globex")).as("the pre-image names acme").isEmpty();
+        }
+    }
+
+    @Test
+    @RequiresCapability(Capability.TRANSACTIONS)
+    void onAReplicaSetASmallViewIsWrittenInOneTransactionInItsCurrentGeneration(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+            Object generation = f.status("revenue").get("generation");
+
+            f.events.clear();
+            f.collection("orders").insertOne(order("o2", "acme", "pear", 1, 5));
+            f.events.awaitChanges(1);
+            f.settle();
+
+            assertThat(f.events.passesOf("acme", "revenue")).anySatisfy(report -> {
+                assertThat(report.mode().name()).isEqualTo("TRANSACTION");
+                assertThat(report.rowsWritten()).isEqualTo(1);
+            });
+            assertThat(f.status("revenue").get("generation")).as("same generation").isEqualTo(generation);
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 1), row("pear", "revenue", 5));
+        }
+    }
+
+    @Test
+    @RequiresCapability(Capability.UPDATE_DESCRIPTIONS)
+    void afterDropDatabaseTheStreamsReopenAndNewViewsRun(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            f.db.drop();
+            await().atMost(RecordingListener.WAIT).until(() -> f.events.reopened.stream().anyMatch(line -> line.startsWith("orders")));
+            f.settle();
+            f.collection("orders").insertOne(order("o2", "acme", "pear", 2, 2));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            await().atMost(RecordingListener.WAIT)
+                .untilAsserted(() -> assertThat(f.status("revenue").getString("state")).isEqualTo("ok"));
+            f.settle();
+
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("pear", "revenue", 4));
         }
     }
 

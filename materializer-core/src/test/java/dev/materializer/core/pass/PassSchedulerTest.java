@@ -27,7 +27,7 @@ class PassSchedulerTest {
     private final List<String> passes = Collections.synchronizedList(new ArrayList<>());
 
     private final PassScheduler scheduler = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, lanes,
-            (partition, sources) -> passes.add(partition + ":" + String.join(",", new java.util.TreeSet<>(sources))));
+            (partition, dirty) -> passes.add(partition + ":" + String.join(",", new java.util.TreeSet<>(dirty.sources()))));
 
     @AfterEach
     void closeLanes() {
@@ -78,7 +78,7 @@ class PassSchedulerTest {
         CountDownLatch release = new CountDownLatch(1);
         List<Set<String>> seen = Collections.synchronizedList(new ArrayList<>());
         PassScheduler blocking = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, lanes, (partition, sources) -> {
-            seen.add(Set.copyOf(sources));
+            seen.add(sources.sources());
             inPass.countDown();
             try {
                 release.await(5, TimeUnit.SECONDS);
@@ -100,6 +100,30 @@ class PassSchedulerTest {
 
         assertThat(seen).containsExactly(Set.of("orders"), Set.of("customers"));
         assertThat(blocking.pendingPartitions("orders")).isEmpty();
+    }
+
+    @Test
+    void marksForSomeViewsAffectOnlyThoseViewsUntilASourceIsMarkedForAll() throws InterruptedException {
+        List<DirtySources> taken = Collections.synchronizedList(new ArrayList<>());
+        PassScheduler recording = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, lanes, (partition, dirty) -> taken.add(dirty));
+
+        recording.markDirty("acme", "orders", List.of("revenue"));
+        recording.markDirty("acme", "orders", List.of("top"));
+        clock.advance(DEBOUNCE);
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+
+        DirtySources first = taken.get(0);
+        assertThat(first.affects("revenue", List.of("orders"))).isTrue();
+        assertThat(first.affects("top", List.of("orders"))).isTrue();
+        assertThat(first.affects("by-category", List.of("orders", "products"))).isFalse();
+
+        recording.markDirty("acme", "orders", List.of("revenue"));
+        recording.markDirty("acme", "orders");
+        clock.advance(DEBOUNCE);
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+
+        assertThat(taken.get(1).affects("by-category", List.of("orders", "products"))).isTrue();
+        assertThat(taken.get(1).affects("unrelated", List.of("customers"))).isFalse();
     }
 
     @Test
