@@ -116,7 +116,7 @@ public final class ViewRunner {
             return new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started), ex.getMessage());
         }
         catch (PassSupersededException ex) {
-            log.info("View {}: {}; a later pass follows", view.key(), ex.getMessage());
+            log.debug("View {}: {}; a later pass follows", view.key(), ex.getMessage());
             return new PassReport(view.key(), mode, PassOutcome.SUPERSEDED, 0, 0, since(started), ex.getMessage());
         }
     }

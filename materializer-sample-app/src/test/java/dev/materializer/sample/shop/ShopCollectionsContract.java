@@ -3,8 +3,11 @@ package dev.materializer.sample.shop;
 import dev.materializer.core.server.CapabilityDetector;
 import dev.materializer.testing.Capability;
 import dev.materializer.testing.TestMongo;
+import de.bwaldvogel.mongo.MongoServer;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.support.StaticListableBeanFactory;
 import org.springframework.data.mongodb.core.MongoTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,11 +19,15 @@ abstract class ShopCollectionsContract {
     void theSourcesExistAndKeepPreImagesWhereTheServerCan(TestMongo mongo) {
         MongoTemplate template = new MongoTemplate(mongo.client(), mongo.database().getName());
 
-        new ShopCollections(template).afterPropertiesSet();
-        new ShopCollections(template).afterPropertiesSet();
+        new ShopCollections(template, noEmbeddedServer()).afterPropertiesSet();
+        new ShopCollections(template, noEmbeddedServer()).afterPropertiesSet();
 
         assertThat(template.getCollectionNames()).contains("orders", "products");
         assertThat(CapabilityDetector.preImages(mongo.database(), "orders")).isEqualTo(mongo.has(Capability.PRE_IMAGES));
         assertThat(CapabilityDetector.preImages(mongo.database(), "products")).isEqualTo(mongo.has(Capability.PRE_IMAGES));
+    }
+
+    private static ObjectProvider<MongoServer> noEmbeddedServer() {
+        return new StaticListableBeanFactory().getBeanProvider(MongoServer.class);
     }
 }
