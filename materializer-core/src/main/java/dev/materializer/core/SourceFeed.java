@@ -65,6 +65,9 @@ final class SourceFeed implements StreamListener {
 
     private volatile Duration skew = Duration.ZERO;
 
+    /** Set by {@link #close}: a sync racing with the close opens nothing more. */
+    private boolean closed;
+
     private volatile @Nullable Duration lag;
 
     SourceFeed(MongoDatabase database, ViewRegistry registry, PartitionRouter router, PassScheduler scheduler,
@@ -87,6 +90,9 @@ final class SourceFeed implements StreamListener {
 
     /** Opens the streams of sources that views read now, and closes those no view reads any more. */
     synchronized void sync() throws InterruptedException {
+        if (closed) {
+            return;
+        }
         Set<String> wanted = registry.sources();
         for (String source : new HashSet<>(streams.keySet())) {
             if (!wanted.contains(source)) {
@@ -137,6 +143,7 @@ final class SourceFeed implements StreamListener {
     void close(Duration wait) throws InterruptedException {
         Map<String, CollectionStream> closing;
         synchronized (this) {
+            closed = true;
             closing = new HashMap<>(streams);
             streams.clear();
         }

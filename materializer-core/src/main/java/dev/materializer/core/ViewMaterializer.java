@@ -87,7 +87,7 @@ public final class ViewMaterializer implements Materializer {
 
     private volatile @Nullable ViewRunner runner;
 
-    private @Nullable CollectionStream viewsStream;
+    private volatile @Nullable CollectionStream viewsStream;
 
     private EngineClock.@Nullable Timer retry;
 
