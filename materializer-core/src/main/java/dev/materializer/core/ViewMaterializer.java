@@ -343,6 +343,11 @@ public final class ViewMaterializer implements Materializer {
         return lanes.submit(partition, () -> passes.refresh(view));
     }
 
+    /** Which partitions this instance runs; for tests of several instances. */
+    PartitionOwnership ownership() {
+        return ownership;
+    }
+
     private void setState(EngineState next, @Nullable String why) {
         state = next;
         reason = why;
