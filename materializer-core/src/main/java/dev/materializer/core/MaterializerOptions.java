@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * @param viewsCollection the collection of view documents
  * @param partitionField the field that names the partition, in view documents, sources and rows
  * @param statusField the field of a view document that holds its status
- * @param checkpointsCollection the engine's collection of resume tokens
+ * @param checkpointsCollection the engine's collection of resume tokens and instance heartbeats
  * @param debounce how long a partition stays quiet before its pass runs
  * @param rewatch how long before a change stream that ended opens again (the first retry; later
  *     retries back off up to {@code maxBackoff})
@@ -37,6 +37,8 @@ import org.jspecify.annotations.Nullable;
  *     every view in groups, a value at or above {@code maxRows} every view in one transaction
  * @param generationGrace how long the previous generation stays readable after a flip
  * @param passLease how long the lease of a pass in groups lasts without renewal
+ * @param partitionLease how long an instance counts as live without a heartbeat; partitions of an
+ *     instance silent this long move to the others
  * @param maxConcurrentPasses how many partitions may run passes at once in this instance
  * @param storageSources sources whose ids start with their storage partition, with the mapping to
  *     the partition of the views
@@ -47,7 +49,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record MaterializerOptions(String viewsCollection, String partitionField, String statusField,
         String checkpointsCollection, Duration debounce, Duration rewatch, Duration maxBackoff, Duration maxTime,
-        int maxRows, int maxTransactionRows, Duration generationGrace, Duration passLease,
+        int maxRows, int maxTransactionRows, Duration generationGrace, Duration passLease, Duration partitionLease,
         int maxConcurrentPasses, Map<String, PartitionMapping> storageSources, TargetIdStrategy targetId,
         String instanceId, @Nullable EngineClock clock, MaterializerListener listener) {
 
@@ -87,6 +89,9 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
     /** Default {@code passLease}. */
     public static final Duration DEFAULT_PASS_LEASE = Duration.ofSeconds(60);
 
+    /** Default {@code partitionLease}. */
+    public static final Duration DEFAULT_PARTITION_LEASE = Duration.ofSeconds(30);
+
     /** Default {@code maxConcurrentPasses}. */
     public static final int DEFAULT_MAX_CONCURRENT_PASSES = 4;
 
@@ -116,6 +121,7 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         requireRange("maxTransactionRows", maxTransactionRows, 0, MAX_ROWS_LIMIT);
         requireRange("generationGrace", generationGrace, Duration.ZERO, Duration.ofDays(1));
         requireRange("passLease", passLease, Duration.ofSeconds(1), Duration.ofHours(24));
+        requireRange("partitionLease", partitionLease, Duration.ofSeconds(1), Duration.ofHours(1));
         requireRange("maxConcurrentPasses", maxConcurrentPasses, 1, 256);
         Objects.requireNonNull(storageSources, "storageSources must not be null");
         storageSources.forEach((source, mapping) -> {
@@ -155,6 +161,7 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         builder.maxTransactionRows = maxTransactionRows;
         builder.generationGrace = generationGrace;
         builder.passLease = passLease;
+        builder.partitionLease = partitionLease;
         builder.maxConcurrentPasses = maxConcurrentPasses;
         builder.storageSources = new LinkedHashMap<>(storageSources);
         builder.targetId = targetId;
@@ -220,6 +227,8 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
 
         private Duration passLease = DEFAULT_PASS_LEASE;
 
+        private Duration partitionLease = DEFAULT_PARTITION_LEASE;
+
         private int maxConcurrentPasses = DEFAULT_MAX_CONCURRENT_PASSES;
 
         private Map<String, PartitionMapping> storageSources = new LinkedHashMap<>();
@@ -264,7 +273,7 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
             return this;
         }
 
-        /** @param value the engine's collection of checkpoints @return this builder */
+        /** @param value the engine's collection of checkpoints and instance heartbeats @return this builder */
         public Builder checkpointsCollection(String value) {
             this.checkpointsCollection = value;
             return this;
@@ -318,6 +327,16 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
             return this;
         }
 
+        /**
+         * @param value how long an instance counts as live without a heartbeat; partitions of an instance
+         *     silent this long move to the others
+         * @return this builder
+         */
+        public Builder partitionLease(Duration value) {
+            this.partitionLease = value;
+            return this;
+        }
+
         /** @param value how many partitions run passes at once @return this builder */
         public Builder maxConcurrentPasses(int value) {
             this.maxConcurrentPasses = value;
@@ -367,7 +386,7 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         public MaterializerOptions build() {
             return new MaterializerOptions(viewsCollection, partitionField, statusField, checkpointsCollection,
                     debounce, rewatch, maxBackoff, maxTime, maxRows, maxTransactionRows, generationGrace, passLease,
-                    maxConcurrentPasses, storageSources, targetId, instanceId, clock, listener);
+                    partitionLease, maxConcurrentPasses, storageSources, targetId, instanceId, clock, listener);
         }
     }
 }

@@ -26,6 +26,9 @@ import org.slf4j.LoggerFactory;
  * into and out of cycles), and one-view refreshes. Each method runs in the partition's lane, so the
  * work of a partition is serial.
  *
+ * <p>Passes and rebalances run only in partitions this instance owns; a refresh runs wherever it is
+ * asked for.
+ *
  * <p>Threads: called on the lanes' pool threads only; shared state lives in the registry (which is
  * synchronized) and in MongoDB.
  */
@@ -49,8 +52,11 @@ final class PassExecution implements PassScheduler.PassRunner {
 
     private @Nullable Sweeps sweeps;
 
+    private final Predicate<String> owns;
+
     PassExecution(ViewRegistry registry, StatusStore status, EngineClock clock, MaterializerListener listener,
-            MaterializerOptions options) {
+            MaterializerOptions options, Predicate<String> owns) {
+        this.owns = owns;
         this.registry = registry;
         this.status = status;
         this.clock = clock;
@@ -77,21 +83,27 @@ final class PassExecution implements PassScheduler.PassRunner {
 
     @Override
     public void runPass(String partition, DirtySources dirty) {
+        if (!owns.test(partition)) {
+            // Another instance owns it now; the change is its to run.
+            return;
+        }
         runInOrder(partition, view -> dirty.affects(view.key().id(), view.collections()), dirty);
     }
 
     /**
      * Moves the views of a partition into and out of cycles, and runs the views that need it: the
      * ones the predicate names (new, changed, never run, errored) and the ones leaving a cycle,
-     * then the views downstream of any that changed.
+     * then the views downstream of any that changed. In a partition another instance owns, only
+     * the registry follows (cycles in and out); the owner runs the views and writes their status.
      */
     void rebalance(String partition, Predicate<ViewDefinition> mustRun) {
+        boolean owned = owns.test(partition);
         DependencyOrder order = DependencyOrder.of(registry.views(partition));
         for (ViewKey key : order.cyclic()) {
             if (!registry.isCycle(key)) {
                 registry.setState(key, "cycle", null);
                 ViewDefinition view = registry.find(key.partition(), key.id());
-                if (view != null) {
+                if (view != null && owned) {
                     log.warn("View {} is in a dependency cycle in partition {}: it does not run", key.id(), partition);
                     writeStatus(view, ViewState.CYCLE, null);
                 }
@@ -103,6 +115,9 @@ final class PassExecution implements PassScheduler.PassRunner {
                 leavingCycle.add(view.key().id());
                 registry.setState(view.key(), "pending", null);
             }
+        }
+        if (!owned) {
+            return;
         }
         DirtySources dirty = new DirtySources();
         runInOrder(partition, view -> leavingCycle.contains(view.key().id()) || mustRun.test(view)

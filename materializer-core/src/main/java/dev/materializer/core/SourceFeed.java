@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The change streams of the sources: one per source collection, shared by every view and
  * partition that reads it, opened when the first view reads the collection and closed with the
- * last. Each event is routed once to the partitions it can affect and marks them dirty.
+ * last. Each event is routed once to the partitions it can affect and marks dirty those this
+ * instance owns.
  *
  * <p>Threads: {@link #sync()} and {@link #close()} run on the engine's control paths (start, views
  * stream) under this object's monitor; the listener methods run on each stream's own thread.
@@ -63,6 +64,8 @@ final class SourceFeed implements StreamListener {
 
     private final StatusStore status;
 
+    private final java.util.function.Predicate<String> owns;
+
     private volatile Duration skew = Duration.ZERO;
 
     /** Set by {@link #close}: a sync racing with the close opens nothing more. */
@@ -72,8 +75,9 @@ final class SourceFeed implements StreamListener {
 
     SourceFeed(MongoDatabase database, ViewRegistry registry, PartitionRouter router, PassScheduler scheduler,
             CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
-            StatusStore status) {
+            StatusStore status, java.util.function.Predicate<String> owns) {
         this.database = database;
+        this.owns = owns;
         this.status = status;
         this.registry = registry;
         this.router = router;
@@ -165,7 +169,11 @@ final class SourceFeed implements StreamListener {
             return;
         }
         registry.viewsToMark(collection, change, affected.all() ? null : affected.partitions())
-            .forEach((partition, viewIds) -> scheduler.markDirty(partition, collection, viewIds));
+            .forEach((partition, viewIds) -> {
+                if (owns.test(partition)) {
+                    scheduler.markDirty(partition, collection, viewIds);
+                }
+            });
     }
 
     private @Nullable Duration lagOf(SourceChange change) {
@@ -187,12 +195,13 @@ final class SourceFeed implements StreamListener {
                 log.warn("{}: its views run a full catch-up", reason);
                 sayCatchUp(collection, reason);
             }
-            registry.partitionsReading(collection).forEach(partition -> scheduler.markDirty(partition, collection));
+            registry.partitionsReading(collection).stream().filter(owns)
+                .forEach(partition -> scheduler.markDirty(partition, collection));
             return;
         }
         Set<String> reading = registry.partitionsReading(collection);
         for (String partition : pendingAtCheckpoint) {
-            if (reading.contains(partition)) {
+            if (reading.contains(partition) && owns.test(partition)) {
                 scheduler.markDirty(partition, collection);
             }
         }
@@ -201,6 +210,9 @@ final class SourceFeed implements StreamListener {
     /** The status of each view reading the collection says why it catches up. */
     private void sayCatchUp(String collection, String reason) {
         for (ViewDefinition view : registry.viewsReading(collection)) {
+            if (!owns.test(view.partition())) {
+                continue;
+            }
             try {
                 status.writeCatchUp(view, reason, clock.now());
             }

@@ -6,6 +6,8 @@ import java.util.concurrent.CompletableFuture;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoDatabase;
+import dev.materializer.core.cluster.InstanceHeartbeats;
+import dev.materializer.core.cluster.PartitionOwnership;
 import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.hash.RowHasher;
 import dev.materializer.core.pass.PartitionLanes;
@@ -77,6 +79,8 @@ public final class ViewMaterializer implements Materializer {
 
     private final ViewCatalog catalog;
 
+    private final PartitionOwnership ownership;
+
     private final Object lifecycle = new Object();
 
     private volatile EngineState state = EngineState.NEW;
@@ -114,13 +118,17 @@ public final class ViewMaterializer implements Materializer {
         this.listener = new SafeListener(options.listener());
         this.registry = new ViewRegistry(options.partitionField());
         this.lanes = new PartitionLanes(options.maxConcurrentPasses());
+        this.ownership = new PartitionOwnership(options.instanceId(), new InstanceHeartbeats(this.database,
+                options.checkpointsCollection(), options.instanceId(), options.partitionLease()), clock,
+                options.partitionLease(), registry::partitions, this::catchUp);
         this.status = new StatusStore(this.database, options);
-        this.passes = new PassExecution(registry, status, clock, listener, options);
+        this.passes = new PassExecution(registry, status, clock, listener, options, ownership::owns);
         this.scheduler = new PassScheduler(clock, options.debounce(), maxDelay(options.debounce()), lanes, passes);
         this.passes.wire(scheduler, this::sweepAfter);
         this.feed = new SourceFeed(this.database, registry,
                 new PartitionRouter(options.partitionField(), options.storageSources()), scheduler,
-                new CheckpointStore(this.database, options.checkpointsCollection()), clock, options, listener, status);
+                new CheckpointStore(this.database, options.checkpointsCollection()), clock, options, listener, status,
+                ownership::owns);
         this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler);
     }
 
@@ -171,7 +179,12 @@ public final class ViewMaterializer implements Materializer {
             }
             // The stream opens before the read, so no change of a view falls between them.
             stream.start(OPEN_WAIT);
+            // Which partitions are this instance's, before the first rebalance decides what runs.
+            ownership.refresh();
             catalog.loadAll();
+            // The source streams are open: the others may hand partitions over now.
+            ownership.ready();
+            ownership.start();
             synchronized (lifecycle) {
                 if (state == EngineState.STARTING || state == EngineState.RETRYING) {
                     failedStarts = 0;
@@ -210,6 +223,19 @@ public final class ViewMaterializer implements Materializer {
                 Thread again = new Thread(this::attemptStart, "materializer-start");
                 again.setDaemon(true);
                 again.start();
+            });
+        }
+    }
+
+    /** Partitions this instance took over: every view of each runs, for changes no instance heard. */
+    private void catchUp(java.util.Set<String> partitions) {
+        if (!scheduler.intake()) {
+            return;
+        }
+        for (String partition : partitions) {
+            lanes.submit(partition, () -> {
+                passes.rebalance(partition, view -> true);
+                return null;
             });
         }
     }
@@ -255,6 +281,8 @@ public final class ViewMaterializer implements Materializer {
             }
         }
         stopIntake();
+        // Leaving first lets the others take this instance's partitions at their next beat.
+        ownership.close();
         closeViewsStream();
         try {
             feed.close(CLOSE_WAIT);
@@ -313,6 +341,11 @@ public final class ViewMaterializer implements Materializer {
                     new IllegalStateException("the materializer is not running (" + state + ")"));
         }
         return lanes.submit(partition, () -> passes.refresh(view));
+    }
+
+    /** Which partitions this instance runs; for tests of several instances. */
+    PartitionOwnership ownership() {
+        return ownership;
     }
 
     private void setState(EngineState next, @Nullable String why) {

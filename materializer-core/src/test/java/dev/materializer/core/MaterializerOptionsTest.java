@@ -39,6 +39,7 @@ class MaterializerOptionsTest {
 
         assertThat(options.checkpointsCollection()).isEqualTo("_materializerCheckpoints");
         assertThat(options.maxBackoff()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(options.partitionLease()).isEqualTo(Duration.ofSeconds(30));
         assertThat(options.maxConcurrentPasses()).isEqualTo(4);
         assertThat(options.storageSources()).isEmpty();
         assertThat(options.targetId()).isSameAs(PartitionTargetId.INSTANCE);
@@ -68,6 +69,7 @@ class MaterializerOptionsTest {
             .maxTransactionRows(0)
             .generationGrace(Duration.ZERO)
             .passLease(Duration.ofSeconds(5))
+            .partitionLease(Duration.ofSeconds(7))
             .maxConcurrentPasses(16)
             .instanceId("instance-a")
             .clock(clock)
@@ -86,6 +88,7 @@ class MaterializerOptionsTest {
         assertThat(options.maxTransactionRows()).isZero();
         assertThat(options.generationGrace()).isZero();
         assertThat(options.passLease()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(options.partitionLease()).isEqualTo(Duration.ofSeconds(7));
         assertThat(options.maxConcurrentPasses()).isEqualTo(16);
         assertThat(options.instanceId()).isEqualTo("instance-a");
         assertThat(options.clock()).isSameAs(clock);
@@ -118,6 +121,7 @@ class MaterializerOptionsTest {
                 valid("generationGrace 0", builder -> builder.generationGrace(Duration.ZERO)),
                 valid("generationGrace 1 d", builder -> builder.generationGrace(Duration.ofDays(1))),
                 valid("passLease 1 s", builder -> builder.passLease(Duration.ofSeconds(1))),
+                valid("partitionLease 1 h", builder -> builder.partitionLease(Duration.ofHours(1))),
                 valid("maxConcurrentPasses 1", builder -> builder.maxConcurrentPasses(1)),
                 valid("maxConcurrentPasses 256", builder -> builder.maxConcurrentPasses(256)));
     }
@@ -180,6 +184,8 @@ class MaterializerOptionsTest {
                         "passLease must be between PT1S and PT24H, was PT0.999S"),
                 invalid("a passLease over a day", builder -> builder.passLease(Duration.ofHours(25)),
                         "passLease must be between PT1S and PT24H, was PT25H"),
+                invalid("a partitionLease under a second", builder -> builder.partitionLease(Duration.ZERO),
+                        "partitionLease must be between PT1S and PT1H, was PT0S"),
                 invalid("a zero maxConcurrentPasses", builder -> builder.maxConcurrentPasses(0),
                         "maxConcurrentPasses must be between 1 and 256, was 0"),
                 invalid("a maxConcurrentPasses over 256", builder -> builder.maxConcurrentPasses(257),

@@ -11,10 +11,12 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
+import dev.materializer.core.EngineProbe;
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
+import dev.materializer.core.cluster.Rendezvous;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.core.view.ViewFilter;
 import dev.materializer.testing.Capability;
@@ -300,6 +302,123 @@ abstract class MaterializerScenarios {
         finally {
             instances.forEach(EngineFixture::close);
         }
+    }
+
+    @Test
+    void twoInstancesShareTheWorkOfAChangeInsteadOfEachRunningIt(TestMongo mongo) {
+        ManualClock clock = new ManualClock();
+        int partitions = 10;
+        try (EngineFixture a = new EngineFixture(mongo, clock, builder -> builder.instanceId("node-a"));
+                EngineFixture b = new EngineFixture(mongo, clock, builder -> builder.instanceId("node-b"))) {
+            for (int p = 0; p < partitions; p++) {
+                a.collection("orders").insertOne(order("o" + p, "t" + p, "apple", 1, 1));
+                a.defineView("revenue-t" + p, "t" + p, List.of("orders"), "revenue", REVENUE);
+            }
+            a.start();
+            b.start();
+            // a saw b at the heartbeat after b was ready.
+            clock.advance(a.options.partitionLease().dividedBy(3));
+            awaitLive(a, "node-a", "node-b");
+            awaitLive(b, "node-a", "node-b");
+            a.settle();
+            b.settle();
+
+            a.events.clear();
+            b.events.clear();
+            for (int p = 0; p < partitions; p++) {
+                a.collection("orders").insertOne(order("n" + p, "t" + p, "fig", 2, 5));
+            }
+            a.events.awaitChanges(partitions);
+            b.events.awaitChanges(partitions);
+            a.settle();
+            b.settle();
+            a.settle();
+
+            int passesOfA = a.events.passes.size();
+            int passesOfB = b.events.passes.size();
+            System.out.printf("2 instances x %d partitions, one change each: %d + %d = %d passes%n", partitions,
+                    passesOfA, passesOfB, passesOfA + passesOfB);
+            assertThat(passesOfA + passesOfB).as("one pass per partition over both instances").isEqualTo(partitions);
+            assertThat(passesOfA).as("node-a owns some partitions").isPositive();
+            assertThat(passesOfB).as("node-b owns some partitions").isPositive();
+            for (int p = 0; p < partitions; p++) {
+                assertThat(a.rows("revenue-t" + p, "revenue")).containsExactly(row("apple", "revenue", 1),
+                        row("fig", "revenue", 10));
+            }
+        }
+    }
+
+    @Test
+    void anInstanceThatStopsHandsItsPartitionsOverAtTheOthersNextHeartbeat(TestMongo mongo) {
+        int partitions = 10;
+        try (EngineFixture a = new EngineFixture(mongo, builder -> builder.instanceId("node-a"));
+                EngineFixture b = new EngineFixture(mongo, builder -> builder.instanceId("node-b"))) {
+            for (int p = 0; p < partitions; p++) {
+                a.collection("orders").insertOne(order("o" + p, "t" + p, "apple", 1, 1));
+                a.defineView("revenue-t" + p, "t" + p, List.of("orders"), "revenue", REVENUE);
+            }
+            a.start();
+            b.start();
+            a.clock.advance(a.options.partitionLease().dividedBy(3));
+            awaitLive(a, "node-a", "node-b");
+            String tenant = partitionOwnedBy("node-a", partitions, "node-a", "node-b");
+
+            a.close();
+            b.events.clear();
+            a.collection("orders").insertOne(order("late", tenant, "fig", 2, 5));
+            b.events.awaitChanges(1);
+            b.settle();
+            assertThat(b.events.passesOf(tenant, "revenue-" + tenant)).as("not node-b's partition yet").isEmpty();
+
+            b.clock.advance(b.options.partitionLease().dividedBy(3));
+            await().atMost(RecordingListener.WAIT).untilAsserted(() -> assertThat(b.rows("revenue-" + tenant, "revenue"))
+                .containsExactly(row("apple", "revenue", 1), row("fig", "revenue", 10)));
+            assertThat(EngineProbe.liveInstances(b.engine)).containsExactly("node-b");
+        }
+    }
+
+    @Test
+    void theLeaseOfAnInstanceThatFellSilentRunsOutAndItsPartitionsMove(TestMongo mongo) {
+        int partitions = 10;
+        Duration lease = Duration.ofSeconds(2);
+        try (EngineFixture b = new EngineFixture(mongo, builder -> builder.instanceId("node-b").partitionLease(lease))) {
+            for (int p = 0; p < partitions; p++) {
+                b.collection("orders").insertOne(order("o" + p, "t" + p, "apple", 1, 1));
+                b.defineView("revenue-t" + p, "t" + p, List.of("orders"), "revenue", REVENUE);
+            }
+            b.start();
+            // An instance that crashed: it beat once and never again, and never left.
+            b.db.getCollection(b.options.checkpointsCollection()).updateOne(Filters.eq("_id", "instance:ghost"),
+                    Updates.combine(Updates.set("kind", "instance"), Updates.set("instance", "ghost"),
+                            Updates.set("ready", true), Updates.currentDate("beatAt")),
+                    new com.mongodb.client.model.UpdateOptions().upsert(true));
+            b.clock.advance(lease.dividedBy(3));
+            awaitLive(b, "ghost", "node-b");
+            String tenant = partitionOwnedBy("ghost", partitions, "ghost", "node-b");
+
+            b.collection("orders").insertOne(order("late", tenant, "fig", 2, 5));
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                b.clock.advance(lease.dividedBy(3));
+                b.drain();
+                assertThat(b.rows("revenue-" + tenant, "revenue")).containsExactly(row("apple", "revenue", 1),
+                        row("fig", "revenue", 10));
+            });
+            assertThat(EngineProbe.liveInstances(b.engine)).containsExactly("node-b");
+        }
+    }
+
+    private static void awaitLive(EngineFixture instance, String... live) {
+        await().atMost(RecordingListener.WAIT)
+            .until(() -> EngineProbe.liveInstances(instance.engine).equals(Set.of(live)));
+    }
+
+    private static String partitionOwnedBy(String owner, int partitions, String... live) {
+        for (int p = 0; p < partitions; p++) {
+            if (Rendezvous.owner("t" + p, List.of(live)).equals(owner)) {
+                return "t" + p;
+            }
+        }
+        throw new AssertionError(owner + " owns none of the " + partitions + " partitions");
     }
 
     @Test

@@ -66,6 +66,7 @@ final class MaterializerOptionsMapping {
         map.from(p::getMaxTransactionRows).to(builder::maxTransactionRows);
         map.from(p::getGenerationGrace).to(builder::generationGrace);
         map.from(p::getPassLease).to(builder::passLease);
+        map.from(p::getPartitionLease).to(builder::partitionLease);
         map.from(p::getMaxConcurrentPasses).to(builder::maxConcurrentPasses);
         map.from(p::getInstanceId).to(builder::instanceId);
         p.getStorageSources().forEach((source, mapping) -> builder.storageSource(source, mapping(source, mapping)));
@@ -194,6 +195,7 @@ final class MaterializerOptionsMapping {
         add(properties, "maxTransactionRows", "max-transaction-rows", MaterializerProperties::getMaxTransactionRows);
         add(properties, "generationGrace", "generation-grace", MaterializerProperties::getGenerationGrace);
         add(properties, "passLease", "pass-lease", MaterializerProperties::getPassLease);
+        add(properties, "partitionLease", "partition-lease", MaterializerProperties::getPartitionLease);
         add(properties, "maxConcurrentPasses", "max-concurrent-passes", MaterializerProperties::getMaxConcurrentPasses);
         add(properties, "storageSources", "storage-sources", MaterializerProperties::getStorageSources);
         add(properties, "instanceId", "instance-id", MaterializerProperties::getInstanceId);

@@ -49,7 +49,7 @@ public class MaterializerProperties {
     /** Field of a view document that holds its status. */
     private String statusField = "_materializerStatus";
 
-    /** Collection where the engine keeps the resume tokens of its change streams. */
+    /** Collection where the engine keeps its streams' resume tokens and the instances' heartbeats. */
     private String checkpointsCollection = "_materializerCheckpoints";
 
     /** How long a partition stays quiet after a change before its pass runs. */
@@ -79,6 +79,11 @@ public class MaterializerProperties {
     /** How long the lease of a pass that writes in groups lasts without renewal. */
     private Duration passLease = Duration.ofSeconds(60);
 
+    /**
+     * How long an instance counts as live without a heartbeat; partitions of an instance silent this
+     * long move to the others.
+     */
+    private Duration partitionLease = Duration.ofSeconds(30);
 
     /** How many partitions may run passes at once in this instance. */
     private int maxConcurrentPasses = 4;
@@ -215,6 +220,14 @@ public class MaterializerProperties {
 
     public void setPassLease(Duration passLease) {
         this.passLease = passLease;
+    }
+
+    public Duration getPartitionLease() {
+        return this.partitionLease;
+    }
+
+    public void setPartitionLease(Duration partitionLease) {
+        this.partitionLease = partitionLease;
     }
 
     public int getMaxConcurrentPasses() {

@@ -56,6 +56,7 @@ class MaterializerPropertiesTests {
         assertThat(properties.getMaxTransactionRows()).isEqualTo(core.maxTransactionRows());
         assertThat(properties.getGenerationGrace()).isEqualTo(core.generationGrace());
         assertThat(properties.getPassLease()).isEqualTo(core.passLease());
+        assertThat(properties.getPartitionLease()).isEqualTo(core.partitionLease());
         assertThat(properties.getMaxConcurrentPasses()).isEqualTo(core.maxConcurrentPasses());
         assertThat(properties.getStorageSources()).isEmpty();
         assertThat(properties.getShutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
@@ -79,7 +80,7 @@ class MaterializerPropertiesTests {
                     "materializer.status-field=status", "materializer.checkpoints-collection=checkpoints",
                     "materializer.debounce=250ms", "materializer.rewatch=2s", "materializer.max-backoff=1m",
                     "materializer.max-time=45s", "materializer.max-rows=5000", "materializer.max-transaction-rows=50",
-                    "materializer.generation-grace=2m", "materializer.pass-lease=90s",
+                    "materializer.generation-grace=2m", "materializer.pass-lease=90s", "materializer.partition-lease=20s",
                     "materializer.max-concurrent-passes=8", "materializer.instance-id=node-1",
                     "materializer.storage-sources.orders=identity", "materializer.shutdown-timeout=5s")
             .run(context -> {
@@ -96,6 +97,7 @@ class MaterializerPropertiesTests {
                 assertThat(options.maxTransactionRows()).isEqualTo(50);
                 assertThat(options.generationGrace()).isEqualTo(Duration.ofMinutes(2));
                 assertThat(options.passLease()).isEqualTo(Duration.ofSeconds(90));
+                assertThat(options.partitionLease()).isEqualTo(Duration.ofSeconds(20));
                 assertThat(options.maxConcurrentPasses()).isEqualTo(8);
                 assertThat(options.instanceId()).isEqualTo("node-1");
                 assertThat(options.storageSources()).containsOnlyKeys("orders");
@@ -126,6 +128,7 @@ class MaterializerPropertiesTests {
             materializer.max-time               | 25h      | materializer.max-time must be between 1ms and 24h, was 25h
             materializer.generation-grace       | -1s      | materializer.generation-grace must be between 0s and 24h, was -1s
             materializer.pass-lease             | 500ms    | materializer.pass-lease must be between 1s and 24h, was 500ms
+            materializer.partition-lease        | 2h       | materializer.partition-lease must be between 1s and 1h, was 2h
             materializer.views-collection       | $views   | materializer.views-collection must be a collection name
             materializer.checkpoints-collection | system.x | materializer.checkpoints-collection must be a collection name
             materializer.partition-field        | a.b      | materializer.partition-field must be a top-level field name
