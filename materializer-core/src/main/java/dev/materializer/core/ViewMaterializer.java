@@ -18,6 +18,7 @@ import dev.materializer.core.server.ClockSkew;
 import dev.materializer.core.server.ServerCapabilities;
 import dev.materializer.core.stream.CheckpointStore;
 import dev.materializer.core.stream.CollectionStream;
+import dev.materializer.core.time.Backoff;
 import dev.materializer.core.time.EngineClock;
 import dev.materializer.core.time.SystemClock;
 import dev.materializer.core.view.ViewDefinition;
@@ -208,13 +209,7 @@ public final class ViewMaterializer implements Materializer {
                 return;
             }
             failedStarts++;
-            Duration wait = options.rewatch();
-            for (int i = 1; i < failedStarts && wait.compareTo(options.maxBackoff()) < 0; i++) {
-                wait = wait.multipliedBy(2);
-            }
-            if (wait.compareTo(options.maxBackoff()) > 0) {
-                wait = options.maxBackoff();
-            }
+            Duration wait = Backoff.after(failedStarts, options.rewatch(), options.maxBackoff());
             String why = "cannot start: " + failure.getMessage();
             setState(EngineState.RETRYING, why);
             log.warn("The materializer {}; it tries again in {}", why, wait);

@@ -16,6 +16,7 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.changestream.FullDocument;
 import com.mongodb.client.model.changestream.FullDocumentBeforeChange;
 import dev.materializer.core.routing.SourceChange;
+import dev.materializer.core.time.Backoff;
 import dev.materializer.core.time.EngineClock;
 import org.bson.BsonDocument;
 import org.jspecify.annotations.Nullable;
@@ -186,11 +187,7 @@ public final class CollectionStream {
     }
 
     private Duration backoff(int failures) {
-        Duration wait = rewatch;
-        for (int i = 1; i < failures && wait.compareTo(maxBackoff) < 0; i++) {
-            wait = wait.multipliedBy(2);
-        }
-        return wait.compareTo(maxBackoff) > 0 ? maxBackoff : wait;
+        return Backoff.after(failures, rewatch, maxBackoff);
     }
 
     /** Serves one cursor until it ends; says why it ended and where it stood. */
