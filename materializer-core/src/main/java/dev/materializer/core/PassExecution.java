@@ -197,7 +197,11 @@ final class PassExecution implements PassScheduler.PassRunner {
                 retryLater(view);
             }
         }
-        refreshGeneration(view);
+        if (report.outcome() == PassOutcome.CHANGED || report.outcome() == PassOutcome.SUPERSEDED
+                || registry.generation(key) == null) {
+            // Only a write (ours, or the one we gave way to) moves the generation: spare the read otherwise.
+            refreshGeneration(view);
+        }
         listener.onPassFinished(report);
         return report;
     }

@@ -174,6 +174,11 @@ final class ViewRegistry {
         entry.lastMode = report.mode();
     }
 
+    synchronized @Nullable ObjectId generation(ViewKey key) {
+        Entry entry = byId.get(key.id());
+        return entry == null ? null : entry.generation;
+    }
+
     synchronized void setGeneration(ViewKey key, @Nullable ObjectId generation) {
         Entry entry = byId.get(key.id());
         if (entry != null && entry.view.partition().equals(key.partition())) {
