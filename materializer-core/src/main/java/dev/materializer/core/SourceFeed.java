@@ -187,16 +187,24 @@ final class SourceFeed implements StreamListener {
 
     @Override
     public void onOpened(String collection, boolean resumed, boolean reopened, Set<String> pendingAtCheckpoint) {
-        if (!resumed) {
-            // From now, with no token: what happened before is unknown, so every view reading it catches up.
-            if (reopened) {
-                String reason = "the change stream of " + collection + " "
-                        + lastEnd.getOrDefault(collection, "ended") + " and started again from now";
-                log.warn("{}: its views run a full catch-up", reason);
-                sayCatchUp(collection, reason);
-            }
+        if (!resumed && reopened) {
+            // Started again from now: what happened before is unknown, so every view reading it catches up.
+            String reason = "the change stream of " + collection + " " + lastEnd.getOrDefault(collection, "ended")
+                    + " and started again from now";
+            log.warn("{}: its views run a full catch-up", reason);
+            sayCatchUp(collection, reason);
             registry.partitionsReading(collection).stream().filter(owns)
                 .forEach(partition -> scheduler.markDirty(partition, collection));
+            return;
+        }
+        if (!resumed) {
+            // A first open without a token: views never run run through their rebalance, so only the
+            // views that ran before can have missed something.
+            registry.materializedViewsReading(collection).forEach((partition, viewIds) -> {
+                if (owns.test(partition)) {
+                    scheduler.markDirty(partition, collection, viewIds);
+                }
+            });
             return;
         }
         Set<String> reading = registry.partitionsReading(collection);

@@ -116,6 +116,21 @@ final class ViewRegistry {
         return views;
     }
 
+    /**
+     * Per partition, the views reading the source that have run before (they have a generation):
+     * those that may have missed changes while nothing watched the source. A view never run runs
+     * through its rebalance anyway.
+     */
+    synchronized Map<String, List<String>> materializedViewsReading(String source) {
+        Map<String, List<String>> views = new HashMap<>();
+        byId.forEach((id, entry) -> {
+            if (entry.view.reads(source) && entry.generation != null) {
+                views.computeIfAbsent(entry.view.partition(), key -> new ArrayList<>()).add(id);
+            }
+        });
+        return views;
+    }
+
     /** The partitions with a view reading the source. */
     synchronized Set<String> partitionsReading(String source) {
         Set<String> partitions = new HashSet<>();

@@ -60,6 +60,7 @@ abstract class MaterializerScenarios {
             f.start();
 
             assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 6), row("pear", "revenue", 5));
+            assertThat(f.events.passesOf("acme", "revenue")).as("a first start runs a new view once").hasSize(1);
             assertThat(f.status("revenue").getString("state")).isEqualTo("ok");
             assertThat(f.status("revenue").get("generation")).isInstanceOf(ObjectId.class);
         }
