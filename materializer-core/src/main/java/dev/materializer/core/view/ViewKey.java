@@ -3,8 +3,9 @@ package dev.materializer.core.view;
 import org.bson.BsonValue;
 
 /**
- * Names one view of one partition: its partition and the text of its {@code _id}. Two documents of
- * the views collection with the same {@code _id} in different partitions are different views.
+ * Names one view: its partition and the text of its {@code _id}. An {@code _id} is unique in the
+ * views collection, so the id alone finds the view; the partition makes keys readable in logs and
+ * URLs, and lets a lookup check that the view still belongs to the partition asked for.
  *
  * @param partition the partition (tenant) of the view
  * @param id the text of the view's {@code _id}: the string itself, or the hex of an ObjectId, or
