@@ -165,7 +165,7 @@ public final class ViewMaterializer implements Materializer {
                     : capabilities.version(), transactions ? "available" : "not available",
                     transactions ? "in one transaction up to " + options.maxTransactionRows() + " rows, else by generation"
                             : "by generation");
-            feed.skew(ClockSkew.measure(database, options.checkpointsCollection(), options.instanceId()));
+            feed.skew(ClockSkew.measure(database, options.checkpointsCollection()));
             ViewRunner viewRunner = new ViewRunner(database, transactions ? client : null, options,
                     new ScopeGuard(options.partitionField()), new RowHasher());
             runner = viewRunner;

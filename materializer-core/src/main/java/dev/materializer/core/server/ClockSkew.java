@@ -25,13 +25,14 @@ public final class ClockSkew {
      * Measures the skew.
      * @param database the engine's database
      * @param collection the engine's checkpoints collection, where the stamp is kept
-     * @param instanceId this instance, so instances stamp their own document
      * @return host time minus server time; zero when the server does not answer with a date
      */
-    public static Duration measure(MongoDatabase database, String collection, String instanceId) {
+    public static Duration measure(MongoDatabase database, String collection) {
+        // One document shared by every instance: one per instance id would pile up, one per process
+        // start with the default ids.
         Instant before = Instant.now();
         BsonDocument stamped = database.getCollection(collection, BsonDocument.class)
-            .findOneAndUpdate(Filters.eq("_id", "clock:" + instanceId), Updates.currentDate("now"),
+            .findOneAndUpdate(Filters.eq("_id", "clock"), Updates.currentDate("now"),
                     new FindOneAndUpdateOptions().upsert(true).returnDocument(ReturnDocument.AFTER));
         Instant after = Instant.now();
         if (stamped == null || !stamped.isDateTime("now")) {
