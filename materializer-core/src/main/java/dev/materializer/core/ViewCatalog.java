@@ -116,9 +116,13 @@ final class ViewCatalog implements StreamListener {
         }
     }
 
+    private @Nullable BsonDocument storedStatus(BsonDocument document) {
+        return document.get(options.statusField()) instanceof BsonDocument doc ? doc : null;
+    }
+
     /** Whether a view must run at start: never run, errored, or changed since its last successful run. */
     private boolean needsRun(ViewDefinition view, BsonDocument document) {
-        BsonDocument stored = document.get(options.statusField()) instanceof BsonDocument doc ? doc : null;
+        BsonDocument stored = storedStatus(document);
         ViewStatus viewStatus = ViewStatus.fromBson(stored);
         if (viewStatus.generation() == null || viewStatus.state() != ViewState.OK) {
             return true;
@@ -140,8 +144,7 @@ final class ViewCatalog implements StreamListener {
             if (known != null && sameDefinition(known, view)) {
                 return known;
             }
-            BsonDocument stored = document.get(options.statusField()) instanceof BsonDocument doc ? doc : null;
-            registry.put(view, ViewStatus.fromBson(stored).generation());
+            registry.put(view, ViewStatus.fromBson(storedStatus(document)).generation());
             return view;
         }
         catch (InvalidViewException ex) {
@@ -169,8 +172,7 @@ final class ViewCatalog implements StreamListener {
 
     /** Whether the stored status already says this error: writing it again would only echo through the stream. */
     private boolean alreadyErrored(BsonDocument document, String error) {
-        BsonDocument stored = document.get(options.statusField()) instanceof BsonDocument doc ? doc : null;
-        ViewStatus viewStatus = ViewStatus.fromBson(stored);
+        ViewStatus viewStatus = ViewStatus.fromBson(storedStatus(document));
         return viewStatus.state() == ViewState.ERRORED && error.equals(viewStatus.lastError());
     }
 
