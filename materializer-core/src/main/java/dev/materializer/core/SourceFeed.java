@@ -157,6 +157,17 @@ final class SourceFeed implements StreamListener {
         }
     }
 
+    /** Ends every stream without a last checkpoint, as a crash would. */
+    void abandon() {
+        Map<String, CollectionStream> closing;
+        synchronized (this) {
+            closed = true;
+            closing = new HashMap<>(streams);
+            streams.clear();
+        }
+        closing.values().forEach(CollectionStream::abandon);
+    }
+
     @Override
     public void onChange(String collection, SourceChange change) {
         Duration eventLag = lagOf(change);

@@ -294,6 +294,27 @@ public final class ViewMaterializer implements Materializer {
         }
     }
 
+    /**
+     * Stops as a killed process would: no last checkpoint, no leave, queued work dropped. For tests
+     * of crashes; passes already running finish on their own, as in-flight writes of a dying
+     * process may land.
+     */
+    void crash() {
+        synchronized (lifecycle) {
+            setState(EngineState.STOPPED, "crashed");
+            if (retry != null) {
+                retry.cancel();
+            }
+        }
+        ownership.stopBeating();
+        closeViewsStream();
+        feed.abandon();
+        lanes.close();
+        if (ownedClock != null) {
+            ownedClock.close();
+        }
+    }
+
     private void closeViewsStream() {
         CollectionStream stream;
         synchronized (lifecycle) {

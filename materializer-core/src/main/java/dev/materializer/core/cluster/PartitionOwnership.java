@@ -208,7 +208,7 @@ public final class PartitionOwnership implements AutoCloseable {
     }
 
     /** Stops beating without leaving, as a crash would: the others take over after the lease. */
-    void stopBeating() {
+    public void stopBeating() {
         ExecutorService executor;
         synchronized (this) {
             if (timer != null) {

@@ -69,6 +69,9 @@ public final class CollectionStream {
 
     private volatile boolean closed;
 
+    /** Set by {@link #abandon()}: the loop ends without its last save, as when the process dies. */
+    private volatile boolean abandoned;
+
     private volatile boolean open;
 
     private volatile @Nullable CountDownLatch waiting;
@@ -132,6 +135,15 @@ public final class CollectionStream {
         if (latch != null) {
             latch.countDown();
         }
+    }
+
+    /**
+     * Ends the loop without saving its token again: what a crash of the process leaves behind.
+     * Tests use it to stand in for a killed instance.
+     */
+    public void abandon() {
+        abandoned = true;
+        close();
     }
 
     /**
@@ -281,7 +293,7 @@ public final class CollectionStream {
     }
 
     private Instant saveIfDue(@Nullable BsonDocument position, Instant lastSave, boolean force) {
-        if (checkpoints == null || position == null) {
+        if (checkpoints == null || position == null || abandoned) {
             return lastSave;
         }
         Instant now = clock.now();
