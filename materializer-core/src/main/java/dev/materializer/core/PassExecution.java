@@ -1,8 +1,11 @@
 package dev.materializer.core;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -23,8 +26,14 @@ import org.slf4j.LoggerFactory;
 /**
  * The work of one partition: its passes (the dirty views in dependency order, a changed view
  * dirtying its target so the views after it run in the same pass), its rebalances (views moving
- * into and out of cycles), and one-view refreshes. Each method runs in the partition's lane, so the
- * work of a partition is serial.
+ * into and out of cycles and shared targets), and one-view refreshes. Each method runs in the
+ * partition's lane, so the work of a partition is serial.
+ *
+ * <p>What it guarantees: every view a pass should run either ends in a recorded outcome (its
+ * status {@code ok} or {@code errored} with the message) or is handed back as work to run again —
+ * whatever it throws. A failure of one view never ends the pass of the others. Views that gave
+ * way, or met a failure of the deployment, are returned to the caller as marks, which the
+ * scheduler keeps pending until they have run.
  *
  * <p>Passes and rebalances run only in partitions this instance owns; a refresh runs wherever it is
  * asked for.
@@ -48,25 +57,18 @@ final class PassExecution implements PassScheduler.PassRunner {
 
     private final MaterializerOptions options;
 
-    private @Nullable PassScheduler scheduler;
-
-    private @Nullable Sweeps sweeps;
+    private final Sweeps sweeps;
 
     private final Predicate<String> owns;
 
     PassExecution(ViewRegistry registry, StatusStore status, EngineClock clock, MaterializerListener listener,
-            MaterializerOptions options, Predicate<String> owns) {
+            MaterializerOptions options, Predicate<String> owns, Sweeps sweeps) {
         this.owns = owns;
         this.registry = registry;
         this.status = status;
         this.clock = clock;
         this.listener = listener;
         this.options = options;
-    }
-
-    /** Late wiring: the scheduler and the sweeps need this object to exist first. */
-    void wire(PassScheduler scheduler, Sweeps sweeps) {
-        this.scheduler = scheduler;
         this.sweeps = sweeps;
     }
 
@@ -81,78 +83,120 @@ final class PassExecution implements PassScheduler.PassRunner {
         void after(Duration delay, ViewDefinition view);
     }
 
+    /** What a refresh gives: the report of the view asked for, and what must run again. */
+    record Refreshed(PassReport report, DirtySources retries) {
+    }
+
     @Override
-    public void runPass(String partition, DirtySources dirty) {
+    public DirtySources runPass(String partition, DirtySources dirty) {
+        DirtySources retries = new DirtySources();
         if (!owns.test(partition)) {
-            // Another instance owns it now; the change is its to run.
-            return;
+            // Another instance owns it now and catches it up when it takes it: the change is its to run.
+            return retries;
         }
-        runInOrder(partition, view -> dirty.affects(view.key().id(), view.collections()), dirty);
+        runInOrder(partition, view -> dirty.affects(view.key().id(), view.collections()), dirty, retries);
+        return retries;
     }
 
     /**
-     * Moves the views of a partition into and out of cycles, and runs the views that need it: the
-     * ones the predicate names (new, changed, never run, errored) and the ones leaving a cycle,
-     * then the views downstream of any that changed. In a partition another instance owns, only
-     * the registry follows (cycles in and out); the owner runs the views and writes their status.
+     * Moves the views of a partition into and out of cycles and shared targets, and runs the views
+     * that need it: the ones the predicate names (new, changed, never run, errored) and the ones
+     * freed, then the views downstream of any that changed. In a partition another instance owns,
+     * only the registry follows; the owner runs the views and writes their status.
+     * @return what must run again
      */
-    void rebalance(String partition, Predicate<ViewDefinition> mustRun) {
+    DirtySources rebalance(String partition, Predicate<ViewDefinition> mustRun) {
         boolean owned = owns.test(partition);
-        DependencyOrder order = DependencyOrder.of(registry.views(partition));
-        for (ViewKey key : order.cyclic()) {
-            if (!registry.isCycle(key)) {
-                registry.setState(key, "cycle", null);
-                ViewDefinition view = registry.find(key.partition(), key.id());
-                if (view != null && owned) {
-                    log.warn("View {} is in a dependency cycle in partition {}: it does not run", key.id(), partition);
-                    writeStatus(view, ViewState.CYCLE, null);
+        List<ViewDefinition> views = registry.views(partition);
+        Set<String> freed = new HashSet<>();
+        Map<ViewKey, String> sharing = sharedTargets(views);
+        DependencyOrder order = DependencyOrder.of(views);
+        for (ViewDefinition view : views) {
+            ViewKey key = view.key();
+            RunState now = registry.state(key);
+            String conflict = sharing.get(key);
+            if (conflict != null) {
+                if (now != RunState.TARGET_SHARED) {
+                    registry.setState(key, RunState.TARGET_SHARED, conflict);
+                    if (owned) {
+                        log.error("View {} of partition {} does not run: {}", key.id(), partition, conflict);
+                        writeStatus(view, ViewState.ERRORED, conflict);
+                        listener.onViewErrored(key, conflict);
+                    }
                 }
             }
-        }
-        Set<String> leavingCycle = new HashSet<>();
-        for (ViewDefinition view : order.sorted()) {
-            if (registry.isCycle(view.key())) {
-                leavingCycle.add(view.key().id());
-                registry.setState(view.key(), "pending", null);
+            else if (order.cyclic().contains(key)) {
+                if (now != RunState.CYCLE) {
+                    registry.setState(key, RunState.CYCLE, null);
+                    if (owned) {
+                        log.warn("View {} is in a dependency cycle in partition {}: it does not run", key.id(), partition);
+                        writeStatus(view, ViewState.CYCLE, null);
+                    }
+                }
+            }
+            else if (now != null && now.blocked()) {
+                freed.add(key.id());
+                registry.setState(key, RunState.PENDING, null);
             }
         }
+        DirtySources retries = new DirtySources();
         if (!owned) {
-            return;
+            return retries;
         }
         DirtySources dirty = new DirtySources();
-        runInOrder(partition, view -> leavingCycle.contains(view.key().id()) || mustRun.test(view)
-                || dirty.affects(view.key().id(), view.collections()), dirty);
+        runInOrder(partition, view -> freed.contains(view.key().id()) || mustRun.test(view)
+                || dirty.affects(view.key().id(), view.collections()), dirty, retries);
+        return retries;
+    }
+
+    /** Per view that shares its target with another view of the partition, the error that says so. */
+    private static Map<ViewKey, String> sharedTargets(List<ViewDefinition> views) {
+        Map<String, List<ViewDefinition>> byTarget = new HashMap<>();
+        views.forEach(view -> byTarget.computeIfAbsent(view.targetCollection(), key -> new ArrayList<>()).add(view));
+        Map<ViewKey, String> sharing = new HashMap<>();
+        byTarget.forEach((target, writers) -> {
+            if (writers.size() > 1) {
+                List<String> ids = writers.stream().map(view -> "'" + view.key().id() + "'").sorted().toList();
+                String error = "views " + String.join(" and ", ids) + " of partition '" + writers.get(0).partition()
+                        + "' both write target '" + target + "'; a target holds the rows of one view per partition: "
+                        + "give each view its own targetCollection";
+                writers.forEach(view -> sharing.put(view.key(), error));
+            }
+        });
+        return sharing;
     }
 
     /**
      * Runs one view now, then the views downstream of it when its rows changed.
-     * @return the report of the view itself
+     * @return the report of the view itself, and what must run again
      */
-    PassReport refresh(ViewDefinition view) {
+    Refreshed refresh(ViewDefinition view) {
         DirtySources dirty = new DirtySources();
-        PassReport report = runOne(view, dirty);
+        DirtySources retries = new DirtySources();
+        PassReport report = runOne(view, dirty, retries);
         if (!dirty.isEmpty()) {
             runInOrder(view.partition(), other -> !other.key().equals(view.key())
-                    && dirty.affects(other.key().id(), other.collections()), dirty);
+                    && dirty.affects(other.key().id(), other.collections()), dirty, retries);
         }
-        return report;
+        return new Refreshed(report, retries);
     }
 
-    private void runInOrder(String partition, Predicate<ViewDefinition> shouldRun, DirtySources dirty) {
+    private void runInOrder(String partition, Predicate<ViewDefinition> shouldRun, DirtySources dirty,
+            DirtySources retries) {
         List<ViewDefinition> sorted = DependencyOrder.of(registry.views(partition)).sorted();
         for (ViewDefinition view : sorted) {
             // The registry may have dropped or replaced the view since the order was taken.
-            if (registry.find(partition, view.key().id()) != view || registry.isCycle(view.key())) {
+            if (registry.find(partition, view.key().id()) != view || registry.isBlocked(view.key())) {
                 continue;
             }
             if (shouldRun.test(view)) {
-                runOne(view, dirty);
+                runOne(view, dirty, retries);
             }
         }
     }
 
     /** Runs a view, records and reports the outcome, and marks its target dirty when its rows changed. */
-    private PassReport runOne(ViewDefinition view, DirtySources dirty) {
+    private PassReport runOne(ViewDefinition view, DirtySources dirty, DirtySources retries) {
         ViewKey key = view.key();
         listener.onPassStarted(key);
         PassReport report;
@@ -164,37 +208,43 @@ final class PassExecution implements PassScheduler.PassRunner {
             report = current.run(view);
         }
         catch (MongoException | IllegalStateException ex) {
-            // Not the view's fault (unreachable server, stepdown): try again after rewatch.
-            log.warn("View {} of partition {} could not run: {}; it runs again later", key.id(), key.partition(),
-                    ex.getMessage());
-            retryLater(view);
+            // Not the view's fault (unreachable server, stepdown, engine not started): it runs again.
+            log.warn("View {} of partition {} could not run: {}; it runs again in {}", key.id(), key.partition(),
+                    ex.getMessage(), options.rewatch());
+            retryLater(view, retries);
             report = new PassReport(key, WriteMode.NONE, PassOutcome.SUPERSEDED, 0, 0, Duration.ZERO, ex.getMessage());
             listener.onPassFinished(report);
             return report;
         }
+        catch (RuntimeException ex) {
+            // A failure of this view alone (a row over 16 MB, a target id strategy that throws): its error.
+            String error = ex.getClass().getSimpleName() + ": " + ex.getMessage();
+            log.error("View {} of partition {} failed", key.id(), key.partition(), ex);
+            report = new PassReport(key, WriteMode.NONE, PassOutcome.ERRORED, 0, 0, Duration.ZERO, error);
+        }
         registry.recordPass(key, report, clock.now());
         switch (report.outcome()) {
             case CHANGED, UNCHANGED -> {
-                registry.setState(key, "ok", null);
+                registry.setState(key, RunState.OK, null);
                 writeStatus(view, ViewState.OK, null);
                 if (report.outcome() == PassOutcome.CHANGED) {
                     dirty.addAll(view.targetCollection());
                 }
-                if (report.mode() == WriteMode.GENERATION && report.outcome() == PassOutcome.CHANGED && sweeps != null) {
+                if (report.mode() == WriteMode.GENERATION && report.outcome() == PassOutcome.CHANGED) {
                     sweeps.after(options.generationGrace(), view);
                 }
             }
             case ERRORED -> {
                 String error = report.error() == null ? "the view failed" : report.error();
                 log.error("View {} of partition {} errored: {}", key.id(), key.partition(), error);
-                registry.setState(key, "errored", error);
+                registry.setState(key, RunState.ERRORED, error);
                 writeStatus(view, ViewState.ERRORED, error);
                 listener.onViewErrored(key, error);
             }
             case SUPERSEDED -> {
-                log.info("View {} of partition {} gave way ({}); it runs again later", key.id(), key.partition(),
-                        report.error());
-                retryLater(view);
+                log.info("View {} of partition {} gave way ({}); it runs again in {}", key.id(), key.partition(),
+                        report.error(), options.rewatch());
+                retryLater(view, retries);
             }
         }
         if (report.outcome() == PassOutcome.CHANGED || report.outcome() == PassOutcome.SUPERSEDED
@@ -215,10 +265,10 @@ final class PassExecution implements PassScheduler.PassRunner {
         }
     }
 
-    private void retryLater(ViewDefinition view) {
-        PassScheduler passes = scheduler;
-        if (passes != null) {
-            clock.schedule(options.rewatch(), () -> passes.markDirty(view.partition(), view.primarySource()));
+    /** The view runs again: every source it reads stays marked for it, so every checkpoint keeps it pending. */
+    private static void retryLater(ViewDefinition view, DirtySources retries) {
+        for (String source : view.collections()) {
+            retries.add(source, List.of(view.key().id()));
         }
     }
 

@@ -8,17 +8,20 @@ import java.util.Map;
 import java.util.Set;
 
 import com.mongodb.client.MongoDatabase;
+import dev.materializer.core.cluster.PartitionOwnership;
 import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.routing.AffectedPartitions;
 import dev.materializer.core.routing.PartitionRouter;
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.server.CapabilityDetector;
+import dev.materializer.core.stream.Checkpoint;
 import dev.materializer.core.stream.CheckpointStore;
 import dev.materializer.core.stream.CollectionStream;
 import dev.materializer.core.stream.StreamListener;
 import dev.materializer.core.time.EngineClock;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.write.StatusStore;
+import org.bson.BsonDocument;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +31,14 @@ import org.slf4j.LoggerFactory;
  * partition that reads it, opened when the first view reads the collection and closed with the
  * last. Each event is routed once to the partitions it can affect and marks dirty those this
  * instance owns.
+ *
+ * <p>What it guarantees (the checkpoint invariant, with {@link PassScheduler}): every event this
+ * instance is past is marked for every owned partition it may affect — when routing fails, for
+ * every owned partition reading the source (fail safe: more passes, never fewer). A checkpoint it
+ * hands to a stream records the live set first and the pending partitions second, so the pending
+ * list includes every catch-up of a partition that live set gives this instance. At a first open
+ * it marks the owned partitions the resumed checkpoint does not answer for, so no restart — same
+ * instance id or a new one, within the partition lease or after it — skips a change.
  *
  * <p>Threads: {@link #sync()} and {@link #close()} run on the engine's control paths (start, views
  * stream) under this object's monitor; the listener methods run on each stream's own thread.
@@ -66,6 +77,11 @@ final class SourceFeed implements StreamListener {
 
     private final java.util.function.Predicate<String> owns;
 
+    private final java.util.function.Supplier<Set<String>> live;
+
+    /** The causes of routing failures logged already: each is logged once, then counted quietly. */
+    private final Set<String> routingFailures = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private volatile Duration skew = Duration.ZERO;
 
     /** Set by {@link #close}: a sync racing with the close opens nothing more. */
@@ -75,9 +91,10 @@ final class SourceFeed implements StreamListener {
 
     SourceFeed(MongoDatabase database, ViewRegistry registry, PartitionRouter router, PassScheduler scheduler,
             CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
-            StatusStore status, java.util.function.Predicate<String> owns) {
+            StatusStore status, java.util.function.Predicate<String> owns, java.util.function.Supplier<Set<String>> live) {
         this.database = database;
         this.owns = owns;
+        this.live = live;
         this.status = status;
         this.registry = registry;
         this.router = router;
@@ -175,16 +192,34 @@ final class SourceFeed implements StreamListener {
             lag = eventLag;
         }
         listener.onChange(collection, eventLag);
-        AffectedPartitions affected = router.route(collection, change);
-        if (!affected.all() && affected.partitions().isEmpty()) {
+        Map<String, java.util.List<String>> marks;
+        try {
+            AffectedPartitions affected = router.route(collection, change);
+            if (!affected.all() && affected.partitions().isEmpty()) {
+                return;
+            }
+            marks = registry.viewsToMark(collection, change, affected.all() ? null : affected.partitions());
+        }
+        catch (RuntimeException ex) {
+            markEveryReader(collection, ex);
             return;
         }
-        registry.viewsToMark(collection, change, affected.all() ? null : affected.partitions())
-            .forEach((partition, viewIds) -> {
-                if (owns.test(partition)) {
-                    scheduler.markDirty(partition, collection, viewIds);
-                }
-            });
+        marks.forEach((partition, viewIds) -> {
+            if (owns.test(partition)) {
+                scheduler.markDirty(partition, collection, viewIds);
+            }
+        });
+    }
+
+    /** Routing failed: the event may affect anyone, so every owned partition reading the source runs. */
+    private void markEveryReader(String collection, RuntimeException failure) {
+        String cause = failure.getClass().getName() + ": " + failure.getMessage();
+        if (routingFailures.add(cause)) {
+            log.error("An event of {} could not be routed; every partition reading {} runs instead (logged once per cause)",
+                    collection, collection, failure);
+        }
+        registry.partitionsReading(collection).stream().filter(owns)
+            .forEach(partition -> scheduler.markDirty(partition, collection));
     }
 
     private @Nullable Duration lagOf(SourceChange change) {
@@ -197,7 +232,11 @@ final class SourceFeed implements StreamListener {
     }
 
     @Override
-    public void onOpened(String collection, boolean resumed, boolean reopened, Set<String> pendingAtCheckpoint) {
+    public void onOpened(String collection, boolean resumed, boolean reopened, Checkpoint from) {
+        if (resumed && reopened) {
+            // Resumed from the stream's own position: every event before it was handed over already.
+            return;
+        }
         if (!resumed && reopened) {
             // Started again from now: what happened before is unknown, so every view reading it catches up.
             String reason = "the change stream of " + collection + " " + lastEnd.getOrDefault(collection, "ended")
@@ -208,22 +247,32 @@ final class SourceFeed implements StreamListener {
                 .forEach(partition -> scheduler.markDirty(partition, collection));
             return;
         }
-        if (!resumed) {
-            // A first open without a token: views never run run through their rebalance, so only the
-            // views that ran before can have missed something.
-            registry.materializedViewsReading(collection).forEach((partition, viewIds) -> {
-                if (owns.test(partition)) {
-                    scheduler.markDirty(partition, collection, viewIds);
-                }
-            });
-            return;
-        }
-        Set<String> reading = registry.partitionsReading(collection);
-        for (String partition : pendingAtCheckpoint) {
-            if (reading.contains(partition) && owns.test(partition)) {
+        // A first open: the checkpoint (or none) answers for some partitions; the owned others catch up.
+        // Views never run are left out: they run through their rebalance anyway.
+        Set<String> caughtUp = new java.util.TreeSet<>();
+        registry.materializedViewsReading(collection).forEach((partition, viewIds) -> {
+            if (!owns.test(partition)) {
+                return;
+            }
+            if (from.pending().contains(partition)) {
                 scheduler.markDirty(partition, collection);
             }
+            else if (!answersFor(from, partition)) {
+                caughtUp.add(partition);
+                scheduler.markDirty(partition, collection, viewIds);
+            }
+        });
+        if (from.token() != null && !caughtUp.isEmpty()) {
+            log.info("The checkpoint of {} by {} does not answer for {} partition(s) this instance owns: they catch up",
+                    collection, from.writer() == null ? "an older engine" : "instance " + from.writer(), caughtUp.size());
         }
+    }
+
+    /** Whether the checkpoint's writer owned the partition when it saved, and so answers for its events. */
+    private static boolean answersFor(Checkpoint checkpoint, String partition) {
+        String writer = checkpoint.writer();
+        return checkpoint.token() != null && writer != null
+                && PartitionOwnership.owner(writer, partition, checkpoint.live());
     }
 
     /** The status of each view reading the collection says why it catches up. */
@@ -252,7 +301,9 @@ final class SourceFeed implements StreamListener {
     }
 
     @Override
-    public Set<String> pendingPartitions(String collection) {
-        return scheduler.pendingPartitions(collection);
+    public Checkpoint checkpointAt(String collection, BsonDocument token) {
+        // The live set first: a catch-up of a partition it gives this instance is marked before it is published.
+        Set<String> liveNow = live.get();
+        return Checkpoint.at(token, scheduler.pendingPartitions(collection), liveNow);
     }
 }

@@ -123,13 +123,14 @@ public final class ViewMaterializer implements Materializer {
                 options.checkpointsCollection(), options.instanceId(), options.partitionLease()), clock,
                 options.partitionLease(), registry::partitions, this::catchUp);
         this.status = new StatusStore(this.database, options);
-        this.passes = new PassExecution(registry, status, clock, listener, options, ownership::owns);
-        this.scheduler = new PassScheduler(clock, options.debounce(), maxDelay(options.debounce()), lanes, passes);
-        this.passes.wire(scheduler, this::sweepAfter);
+        this.passes = new PassExecution(registry, status, clock, listener, options, ownership::owns, this::sweepAfter);
+        this.scheduler = new PassScheduler(clock, options.debounce(), maxDelay(options.debounce()), options.rewatch(),
+                lanes, passes);
         this.feed = new SourceFeed(this.database, registry,
                 new PartitionRouter(options.partitionField(), options.storageSources()), scheduler,
-                new CheckpointStore(this.database, options.checkpointsCollection()), clock, options, listener, status,
-                ownership::owns);
+                new CheckpointStore(this.database, options.checkpointsCollection(), options.instanceId(),
+                        ownership::liveInstances),
+                clock, options, listener, status, ownership::owns, ownership::liveInstances);
         this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler);
     }
 
@@ -222,17 +223,12 @@ public final class ViewMaterializer implements Materializer {
         }
     }
 
-    /** Partitions this instance took over: every view of each runs, for changes no instance heard. */
+    /**
+     * Partitions this instance takes over: every view of each runs, for changes no instance heard.
+     * Marked with the scheduler (even while stopping), so every checkpoint names them until they ran.
+     */
     private void catchUp(java.util.Set<String> partitions) {
-        if (!scheduler.intake()) {
-            return;
-        }
-        for (String partition : partitions) {
-            lanes.submit(partition, () -> {
-                passes.rebalance(partition, view -> true);
-                return null;
-            });
-        }
+        partitions.forEach(scheduler::markCatchUp);
     }
 
     private void sweepAfter(Duration delay, ViewDefinition view) {
@@ -264,6 +260,11 @@ public final class ViewMaterializer implements Materializer {
         return lanes.inFlight();
     }
 
+    /**
+     * Stops the engine. Every step runs even when one before it throws (a client closed under the
+     * engine throws from every call): intake stops, the instance leaves, the streams close and save
+     * their last checkpoints with every mark still pending, the lanes stop. Never throws.
+     */
     @Override
     public void close() {
         synchronized (lifecycle) {
@@ -275,22 +276,33 @@ public final class ViewMaterializer implements Materializer {
                 retry.cancel();
             }
         }
-        stopIntake();
+        quietly("stop intake", this::stopIntake);
         // Leaving first lets the others take this instance's partitions at their next beat.
-        ownership.close();
-        closeViewsStream();
-        try {
-            feed.close(CLOSE_WAIT);
-        }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-        }
-        lanes.close();
+        quietly("leave", ownership::close);
+        quietly("close the views stream", this::closeViewsStream);
+        quietly("close the source streams", () -> {
+            try {
+                feed.close(CLOSE_WAIT);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        quietly("stop the passes", lanes::close);
         synchronized (lifecycle) {
             setState(EngineState.STOPPED, "closed");
         }
         if (ownedClock != null) {
-            ownedClock.close();
+            quietly("stop the clock", ownedClock::close);
+        }
+    }
+
+    private static void quietly(String step, Runnable action) {
+        try {
+            action.run();
+        }
+        catch (RuntimeException ex) {
+            log.warn("While closing, could not {}: {}", step, ex.toString());
         }
     }
 
@@ -356,7 +368,11 @@ public final class ViewMaterializer implements Materializer {
             return CompletableFuture.failedFuture(
                     new IllegalStateException("the materializer is not running (" + state + ")"));
         }
-        return lanes.submit(partition, () -> passes.refresh(view));
+        return lanes.submit(partition, () -> {
+            PassExecution.Refreshed refreshed = passes.refresh(view);
+            scheduler.retry(partition, refreshed.retries());
+            return refreshed.report();
+        });
     }
 
     /** Which partitions this instance runs; for tests of several instances. */

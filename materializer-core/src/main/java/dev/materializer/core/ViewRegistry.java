@@ -46,7 +46,7 @@ final class ViewRegistry {
     synchronized @Nullable ViewDefinition put(ViewDefinition view, @Nullable ObjectId generation) {
         String id = view.key().id();
         invalid.remove(id);
-        Entry previous = byId.put(id, new Entry(view, generation));
+        Entry previous = byId.put(id, new Entry(view, generation, partitionField));
         return previous == null ? null : previous.view;
     }
 
@@ -154,24 +154,25 @@ final class ViewRegistry {
             if ((among != null && !among.contains(partition)) || !entry.view.reads(source)) {
                 continue;
             }
-            if (entry.watched(source, partitionField).mayBeTouchedBy(change)) {
+            if (entry.watched(source).mayBeTouchedBy(change)) {
                 marked.computeIfAbsent(partition, key -> new ArrayList<>()).add(each.getKey());
             }
         }
         return marked;
     }
 
-    synchronized boolean isCycle(ViewKey key) {
+    /** Whether the view is held back from running: in a cycle, or sharing its target. */
+    synchronized boolean isBlocked(ViewKey key) {
         Entry entry = byId.get(key.id());
-        return entry != null && "cycle".equals(entry.state);
+        return entry != null && entry.state.blocked();
     }
 
-    synchronized String state(ViewKey key) {
+    synchronized @Nullable RunState state(ViewKey key) {
         Entry entry = byId.get(key.id());
-        return entry == null ? "unknown" : entry.state;
+        return entry == null ? null : entry.state;
     }
 
-    synchronized void setState(ViewKey key, String state, @Nullable String error) {
+    synchronized void setState(ViewKey key, RunState state, @Nullable String error) {
         Entry entry = byId.get(key.id());
         if (entry != null && entry.view.partition().equals(key.partition())) {
             entry.state = state;
@@ -205,12 +206,12 @@ final class ViewRegistry {
         List<ViewSnapshot> views = new ArrayList<>();
         for (Entry entry : byId.values()) {
             ViewDefinition view = entry.view;
-            views.add(new ViewSnapshot(view.partition(), view.key().id(), entry.state, view.collections(),
+            views.add(new ViewSnapshot(view.partition(), view.key().id(), entry.state.value(), view.collections(),
                     view.targetCollection(), entry.generation == null ? null : entry.generation.toHexString(),
                     entry.lastRun, entry.lastError, entry.lastOutcome, entry.lastMode));
         }
         for (InvalidView view : invalid.values()) {
-            views.add(new ViewSnapshot(view.partition() == null ? "" : view.partition(), view.id(), "errored",
+            views.add(new ViewSnapshot(view.partition() == null ? "" : view.partition(), view.id(), RunState.ERRORED.value(),
                     List.of(), "", null, null, view.error(), null, null));
         }
         return views;
@@ -219,8 +220,8 @@ final class ViewRegistry {
     /** The number of views by runtime state, for gauges. */
     synchronized Map<String, Integer> countByState() {
         Map<String, Integer> counts = new HashMap<>();
-        byId.values().forEach(entry -> counts.merge(entry.state, 1, Integer::sum));
-        counts.merge("errored", invalid.size(), Integer::sum);
+        byId.values().forEach(entry -> counts.merge(entry.state.value(), 1, Integer::sum));
+        counts.merge(RunState.ERRORED.value(), invalid.size(), Integer::sum);
         return counts;
     }
 
@@ -242,9 +243,10 @@ final class ViewRegistry {
 
         private final ViewDefinition view;
 
+        /** Compiled when the view is registered: routing never builds anything that could fail. */
         private final Map<String, WatchedFields> watched = new HashMap<>();
 
-        private String state = "pending";
+        private RunState state = RunState.PENDING;
 
         private @Nullable String lastError;
 
@@ -256,14 +258,16 @@ final class ViewRegistry {
 
         private @Nullable WriteMode lastMode;
 
-        Entry(ViewDefinition view, @Nullable ObjectId generation) {
+        Entry(ViewDefinition view, @Nullable ObjectId generation, String partitionField) {
             this.view = view;
             this.generation = generation;
+            for (String source : view.collections()) {
+                watched.put(source, WatchedFields.of(view.sourceFields().getOrDefault(source, List.of()), partitionField));
+            }
         }
 
-        WatchedFields watched(String source, String partitionField) {
-            return watched.computeIfAbsent(source,
-                    key -> WatchedFields.of(view.sourceFields().getOrDefault(key, List.of()), partitionField));
+        WatchedFields watched(String source) {
+            return watched.get(source);
         }
     }
 }

@@ -53,6 +53,13 @@ public final class PartitionOwnership implements AutoCloseable {
 
     private volatile @Nullable Set<String> live;
 
+    /**
+     * The partitions a beat is taking over, owned already while their catch-ups are marked and
+     * before the new live set is published: a checkpoint that records the new live set then
+     * always sees those catch-ups pending.
+     */
+    private volatile Set<String> gaining = Set.of();
+
     /** Serializes the beats, and a beat with leaving. */
     private final Object beatLock = new Object();
 
@@ -90,7 +97,20 @@ public final class PartitionOwnership implements AutoCloseable {
      * @return whether this instance owns it
      */
     public boolean owns(String partition) {
-        return owns(partition, live);
+        return gaining.contains(partition) || owns(partition, live);
+    }
+
+    /**
+     * Whether an instance owns a partition among a set of live instances, by the rule every
+     * instance applies: the rendezvous owner, or any instance while the set is unknown or holds at
+     * most one. Checkpoints use it to tell which partitions their writer answered for.
+     * @param instance the instance
+     * @param partition the partition
+     * @param among the live instances, empty when unknown
+     * @return whether that instance owns the partition
+     */
+    public static boolean owner(String instance, String partition, Set<String> among) {
+        return among.size() <= 1 || Rendezvous.owner(partition, among).equals(instance);
     }
 
     private boolean owns(String partition, @Nullable Set<String> among) {
@@ -118,7 +138,6 @@ public final class PartitionOwnership implements AutoCloseable {
     private void beatAndMove() {
         Set<String> now = Set.copyOf(heartbeats.beat(ready));
         Set<String> before = live;
-        live = now;
         if (now.equals(before)) {
             return;
         }
@@ -140,7 +159,18 @@ public final class PartitionOwnership implements AutoCloseable {
         }
         if (!gained.isEmpty()) {
             log.info("Instance {} takes over {} partition(s), which catch up: {}", instanceId, gained.size(), gained);
-            onAcquired.accept(gained);
+            // Catch-ups are marked before the live set that gives these partitions away is published.
+            gaining = Set.copyOf(gained);
+            try {
+                onAcquired.accept(gained);
+            }
+            finally {
+                live = now;
+                gaining = Set.of();
+            }
+        }
+        else {
+            live = now;
         }
     }
 
@@ -253,7 +283,8 @@ public final class PartitionOwnership implements AutoCloseable {
             }
             log.info("Instance {} left: its partitions move to the others", instanceId);
         }
-        catch (MongoException ex) {
+        catch (RuntimeException ex) {
+            // A closed client throws IllegalStateException, not MongoException: the close goes on either way.
             log.warn("Instance {} could not leave ({}): its partitions move after the lease", instanceId,
                     ex.getMessage());
         }

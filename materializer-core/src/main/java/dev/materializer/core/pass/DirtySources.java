@@ -10,16 +10,20 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * What changed in one partition since its last pass: per source, either every view reading it is
- * affected, or only the views whose {@code sourceFields} the changes touched. So an update that
- * touches none of a view's fields does not run that view, even when it runs another view of the
- * same partition.
+ * affected, or only the views whose {@code sourceFields} the changes touched — or, for a catch-up,
+ * everything. So an update that touches none of a view's fields does not run that view, even when
+ * it runs another view of the same partition.
  *
- * <p>Not thread-safe: owned by the scheduler until a pass takes it, then by that pass alone.
+ * <p>Not thread-safe: the scheduler owns the set it collects marks in, under its lock; a pass works
+ * on a {@link #copy()} of its own, so the scheduler can read what a pass took while it runs.
  */
 public final class DirtySources {
 
     /** Per source, the affected view ids; null means every view reading the source. */
     private final Map<String, @Nullable Set<String>> bySource = new HashMap<>();
+
+    /** A catch-up: every view of the partition, whatever it reads. */
+    private boolean everything;
 
     /**
      * Marks a source changed for every view reading it.
@@ -41,11 +45,17 @@ public final class DirtySources {
         bySource.computeIfAbsent(source, key -> new HashSet<>()).addAll(viewIds);
     }
 
+    /** Marks every view of the partition, whatever it reads: a catch-up. */
+    public void addEverything() {
+        everything = true;
+    }
+
     /**
      * Adds what another set marks.
      * @param other the other set
      */
     public void addAll(DirtySources other) {
+        everything |= other.everything;
         other.bySource.forEach((source, views) -> {
             if (views == null) {
                 addAll(source);
@@ -57,12 +67,15 @@ public final class DirtySources {
     }
 
     /**
-     * Whether a view must run: it reads a source marked for every view, or for it.
+     * Whether a view must run: a catch-up, or it reads a source marked for every view, or for it.
      * @param viewId the view's id
      * @param sources the view's sources
      * @return true when the view is affected
      */
     public boolean affects(String viewId, Collection<String> sources) {
+        if (everything) {
+            return true;
+        }
         for (String source : sources) {
             if (bySource.containsKey(source)) {
                 Set<String> views = bySource.get(source);
@@ -74,23 +87,35 @@ public final class DirtySources {
         return false;
     }
 
-    /** Whether the source is marked at all. */
+    /** Whether the source is marked at all (a catch-up marks every source). */
     public boolean contains(String source) {
-        return bySource.containsKey(source);
+        return everything || bySource.containsKey(source);
     }
 
-    /** The sources marked. */
+    /** Whether this is a catch-up of the whole partition. */
+    public boolean everything() {
+        return everything;
+    }
+
+    /** The sources marked one by one. */
     public Set<String> sources() {
         return Set.copyOf(bySource.keySet());
     }
 
     /** Whether nothing is marked. */
     public boolean isEmpty() {
-        return bySource.isEmpty();
+        return !everything && bySource.isEmpty();
+    }
+
+    /** A copy that changes apart from this set. */
+    public DirtySources copy() {
+        DirtySources copy = new DirtySources();
+        copy.addAll(this);
+        return copy;
     }
 
     @Override
     public String toString() {
-        return bySource.toString();
+        return everything ? "everything" : bySource.toString();
     }
 }

@@ -2,12 +2,11 @@ package dev.materializer.core.pass;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 
 import dev.materializer.core.time.EngineClock;
 import org.jspecify.annotations.Nullable;
@@ -17,13 +16,21 @@ import org.slf4j.LoggerFactory;
 /**
  * Turns changes into passes. A change marks {@code (partition, source)} dirty; the partition's pass
  * runs once the partition has been quiet for {@code debounce}, or at the latest {@code maxDelay}
- * after its first unpassed change, so a partition that never goes quiet is not starved (the seed's
- * plain trailing debounce could postpone it forever). A pass takes the dirty set; changes during
- * the pass make a new set and a new pass. Passes of a partition run in its lane, after its other
- * work.
+ * after its first unpassed change, so a partition that never goes quiet is not starved. A pass
+ * takes the dirty set; changes during the pass make a new set and a new pass. Passes of a
+ * partition run in its lane, after its other work; at most one pass of a partition waits in its
+ * lane at a time, so marks merge into the waiting pass instead of queueing a task each.
  *
- * <p>Threads: {@link #markDirty} from the stream threads; timers fire on the clock's thread and only
- * queue work; passes run on the lanes' pool. All state here is guarded by {@code this}.
+ * <p>What it guarantees, for the checkpoints: a mark is never dropped. It stays dirty until a pass
+ * takes it, then "taken" until that pass ends; what the pass could not finish comes back dirty as a
+ * retry before the pass lets go of it, and so does everything of a pass that threw. After
+ * {@link #stopIntake()} marks are still recorded (no pass starts), so the last checkpoint names
+ * them. {@link #pendingPartitions} is therefore, at any moment, a superset of the partitions whose
+ * marked changes are not yet applied.
+ *
+ * <p>Threads: marks from the stream threads and the heartbeat thread; timers fire on the clock's
+ * thread and only queue work; passes run on the lanes' pool. All state here is guarded by
+ * {@code this}; a pass works on its own copy of the marks it took.
  */
 public final class PassScheduler {
 
@@ -36,9 +43,11 @@ public final class PassScheduler {
         /**
          * Runs the pass.
          * @param partition the partition
-         * @param dirty what changed since its last pass
+         * @param dirty what changed since its last pass; the runner may add to it
+         * @return what must run again later (views that gave way or met a failure of the
+         *     deployment); empty when the pass applied everything
          */
-        void runPass(String partition, DirtySources dirty);
+        DirtySources runPass(String partition, DirtySources dirty);
     }
 
     private final EngineClock clock;
@@ -46,6 +55,8 @@ public final class PassScheduler {
     private final Duration debounce;
 
     private final Duration maxDelay;
+
+    private final Duration retryDelay;
 
     private final PartitionLanes lanes;
 
@@ -57,8 +68,11 @@ public final class PassScheduler {
 
     private final Map<String, EngineClock.Timer> timers = new HashMap<>();
 
-    /** The sources each running or queued pass has taken, for checkpoints. */
+    /** The marks each running pass has taken, for checkpoints; the pass works on a copy. */
     private final Map<String, DirtySources> taken = new HashMap<>();
+
+    /** The partitions with a pass waiting in their lane, not started yet. */
+    private final Set<String> queued = new HashSet<>();
 
     private boolean intake = true;
 
@@ -67,14 +81,16 @@ public final class PassScheduler {
      * @param clock the clock of the debounce timers
      * @param debounce the quiet time before a pass
      * @param maxDelay the longest a change waits for its pass
+     * @param retryDelay how long work that could not be applied waits before it runs again
      * @param lanes where passes run
      * @param runner what a pass does
      */
-    public PassScheduler(EngineClock clock, Duration debounce, Duration maxDelay, PartitionLanes lanes,
-            PassRunner runner) {
+    public PassScheduler(EngineClock clock, Duration debounce, Duration maxDelay, Duration retryDelay,
+            PartitionLanes lanes, PassRunner runner) {
         this.clock = clock;
         this.debounce = debounce;
         this.maxDelay = maxDelay.compareTo(debounce) < 0 ? debounce : maxDelay;
+        this.retryDelay = retryDelay;
         this.lanes = lanes;
         this.runner = runner;
     }
@@ -86,7 +102,9 @@ public final class PassScheduler {
      * @param source the source that changed
      */
     public void markDirty(String partition, String source) {
-        mark(partition, source, null);
+        DirtySources marks = new DirtySources();
+        marks.addAll(source);
+        mark(partition, marks);
     }
 
     /**
@@ -97,19 +115,56 @@ public final class PassScheduler {
      * @param viewIds the views the change may affect
      */
     public void markDirty(String partition, String source, Collection<String> viewIds) {
-        mark(partition, source, viewIds);
+        DirtySources marks = new DirtySources();
+        marks.add(source, viewIds);
+        mark(partition, marks);
     }
 
-    private synchronized void mark(String partition, String source, @Nullable Collection<String> viewIds) {
-        if (!intake) {
+    /**
+     * Marks every view of a partition and queues its pass at once, without a debounce: a catch-up,
+     * for changes no one may have heard (a partition taken over).
+     * @param partition the partition
+     */
+    public void markCatchUp(String partition) {
+        DirtySources marks = new DirtySources();
+        marks.addEverything();
+        boolean now;
+        synchronized (this) {
+            dirty.computeIfAbsent(partition, key -> new DirtySources()).addAll(marks);
+            firstMark.putIfAbsent(partition, clock.now());
+            EngineClock.Timer previous = timers.remove(partition);
+            if (previous != null) {
+                previous.cancel();
+            }
+            now = intake;
+        }
+        if (now) {
+            fire(partition);
+        }
+    }
+
+    /**
+     * Puts back work that could not be applied; it runs again after the retry delay (or with the
+     * next change, whichever comes first), and stays pending for the checkpoints until then.
+     * @param partition the partition
+     * @param marks what must run again
+     */
+    public synchronized void retry(String partition, DirtySources marks) {
+        if (marks.isEmpty()) {
             return;
         }
-        DirtySources sources = dirty.computeIfAbsent(partition, key -> new DirtySources());
-        if (viewIds == null) {
-            sources.addAll(source);
+        dirty.computeIfAbsent(partition, key -> new DirtySources()).addAll(marks);
+        firstMark.putIfAbsent(partition, clock.now());
+        if (intake && !timers.containsKey(partition)) {
+            timers.put(partition, clock.schedule(retryDelay, () -> fire(partition)));
         }
-        else {
-            sources.add(source, viewIds);
+    }
+
+    private synchronized void mark(String partition, DirtySources marks) {
+        // Recorded even after stopIntake: the last checkpoint must name every change it is past.
+        dirty.computeIfAbsent(partition, key -> new DirtySources()).addAll(marks);
+        if (!intake) {
+            return;
         }
         Instant now = clock.now();
         Instant first = firstMark.computeIfAbsent(partition, key -> now);
@@ -125,7 +180,8 @@ public final class PassScheduler {
     private void fire(String partition) {
         synchronized (this) {
             timers.remove(partition);
-            if (!intake || !dirty.containsKey(partition)) {
+            if (!intake || !dirty.containsKey(partition) || !queued.add(partition)) {
+                // Stopped, nothing to do, or a pass already waits in the lane and will take these marks.
                 return;
             }
         }
@@ -134,13 +190,17 @@ public final class PassScheduler {
             if (sources.isEmpty()) {
                 return null;
             }
+            DirtySources again = new DirtySources();
             try {
-                runner.runPass(partition, sources);
+                again = runner.runPass(partition, sources.copy());
             }
             catch (RuntimeException ex) {
-                log.error("The pass of partition {} failed", partition, ex);
+                log.error("The pass of partition {} failed; it runs again in {}", partition, retryDelay, ex);
+                again = sources;
             }
             finally {
+                // The retry goes back before the taken marks are let go, so a checkpoint always sees one of them.
+                retry(partition, again);
                 release(partition);
             }
             return null;
@@ -149,13 +209,14 @@ public final class PassScheduler {
 
     /** The pass takes the set: a change from now on goes into a new set and a new pass. */
     private synchronized DirtySources take(String partition) {
+        queued.remove(partition);
+        if (!intake) {
+            // Stopped: the marks stay dirty for the last checkpoint.
+            return new DirtySources();
+        }
         DirtySources sources = dirty.remove(partition);
         firstMark.remove(partition);
-        if (sources == null || !intake) {
-            if (sources != null) {
-                // Stopped: keep the marks for the last checkpoint.
-                dirty.put(partition, sources);
-            }
+        if (sources == null) {
             return new DirtySources();
         }
         taken.put(partition, sources);
@@ -186,14 +247,19 @@ public final class PassScheduler {
         return pending;
     }
 
+    /** Whether a partition has marks not yet applied: dirty, or taken by a running pass. */
+    public synchronized boolean isPending(String partition) {
+        return dirty.containsKey(partition) || taken.containsKey(partition);
+    }
+
     /** Whether a partition has dirty sources waiting for a pass. */
     public synchronized boolean isDirty(String partition) {
         return dirty.containsKey(partition);
     }
 
     /**
-     * Stops intake: no new marks, and waiting passes do not start. Passes already running finish.
-     * The dirty marks stay, so the last checkpoint names their partitions and a restart runs them.
+     * Stops intake: waiting passes do not start; passes already running finish. Marks are still
+     * recorded and stay dirty, so the last checkpoint names their partitions and a restart runs them.
      */
     public synchronized void stopIntake() {
         intake = false;
@@ -201,8 +267,14 @@ public final class PassScheduler {
         timers.clear();
     }
 
-    /** Whether changes are taken in. */
+    /** Whether passes are started. */
     public synchronized boolean intake() {
         return intake;
+    }
+
+    /** The marks of a partition not yet taken by a pass; for tests. */
+    synchronized @Nullable DirtySources dirtyOf(String partition) {
+        DirtySources sources = dirty.get(partition);
+        return sources == null ? null : sources.copy();
     }
 }

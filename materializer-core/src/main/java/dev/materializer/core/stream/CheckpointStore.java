@@ -1,27 +1,40 @@
 package dev.materializer.core.stream;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.ReplaceOptions;
+import com.mongodb.client.model.Sorts;
 import org.bson.BsonArray;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
 import org.bson.BsonValue;
+import org.bson.conversions.Bson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Keeps the resume token of each source's stream in the engine's checkpoints collection, one
- * document per collection ({@code _id: "stream:<collection>"}), so a restart resumes instead of
- * recomputing.
+ * Keeps the resume tokens of the source streams in the engine's checkpoints collection, one
+ * document per collection and instance ({@code _id: "stream:<collection>@<instance>"}), so a
+ * restart resumes instead of recomputing, and no instance overwrites what another answered for.
+ *
+ * <p>Which checkpoint a stream resumes from: its own instance's, when there is one; else the newest
+ * of another instance's (a restart under a new instance id takes over where a stopped one left
+ * off). Any checkpoint is a safe start, since each says which partitions it answers for (see
+ * {@link Checkpoint}); the engine catches up the partitions it owns that the checkpoint does not
+ * answer for. After its own first save for a collection, an instance removes the checkpoints of that
+ * collection left by instances no longer live, and the one an older engine shared between
+ * instances ({@code stream:<collection>}), so they do not pile up.
  *
  * <p>Thread-safe: each stream thread saves only its own collection's document.
  */
@@ -29,78 +42,145 @@ public final class CheckpointStore {
 
     private static final Logger log = LoggerFactory.getLogger(CheckpointStore.class);
 
+    static final String KIND = "stream";
+
     private final MongoCollection<BsonDocument> checkpoints;
+
+    private final String instanceId;
+
+    private final Supplier<Set<String>> live;
+
+    /** The collections whose leftovers of other instances were removed already. */
+    private final Set<String> tidied = ConcurrentHashMap.newKeySet();
 
     /**
      * Creates the store.
      * @param database the engine's database
      * @param collection the checkpoints collection
+     * @param instanceId this instance
+     * @param live the instances live now, whose checkpoints are never removed
      */
-    public CheckpointStore(MongoDatabase database, String collection) {
+    public CheckpointStore(MongoDatabase database, String collection, String instanceId, Supplier<Set<String>> live) {
         this.checkpoints = database.getCollection(collection, BsonDocument.class);
+        this.instanceId = instanceId;
+        this.live = live;
     }
 
     /**
-     * The saved checkpoint of a collection's stream.
+     * The checkpoint a collection's stream resumes from: this instance's, else the newest other one.
      * @param collection the watched collection
      * @return the checkpoint, or {@link Checkpoint#NONE}
      */
     public Checkpoint load(String collection) {
-        BsonDocument saved = checkpoints.find(Filters.eq("_id", idOf(collection))).first();
-        if (saved == null || !saved.isDocument("token")) {
-            return Checkpoint.NONE;
+        BsonDocument own = checkpoints.find(Filters.eq("_id", idOf(collection, instanceId))).first();
+        if (own != null && own.isDocument("token")) {
+            return read(own);
         }
-        Set<String> pending = new LinkedHashSet<>();
-        if (saved.get("pending") instanceof BsonArray array) {
-            for (BsonValue value : array) {
-                if (value.isString()) {
-                    pending.add(value.asString().getValue());
+        Bson others = Filters.and(Filters.eq("kind", KIND), Filters.eq("collection", collection));
+        for (BsonDocument other : checkpoints.find(others).sort(Sorts.descending("at"))) {
+            if (other.isDocument("token")) {
+                Checkpoint adopted = read(other);
+                log.info("The stream of {} resumes from the checkpoint of instance {}", collection,
+                        adopted.writer() == null ? "(an older engine)" : adopted.writer());
+                return adopted;
+            }
+        }
+        return Checkpoint.NONE;
+    }
+
+    private static Checkpoint read(BsonDocument saved) {
+        String writer = saved.isString("instance") ? saved.getString("instance").getValue() : null;
+        return new Checkpoint(saved.getDocument("token"), strings(saved.get("pending")), writer,
+                strings(saved.get("live")));
+    }
+
+    private static Set<String> strings(BsonValue value) {
+        Set<String> strings = new LinkedHashSet<>();
+        if (value instanceof BsonArray array) {
+            for (BsonValue each : array) {
+                if (each.isString()) {
+                    strings.add(each.asString().getValue());
                 }
             }
         }
-        return new Checkpoint(saved.getDocument("token"), pending);
+        return strings;
     }
 
     /**
-     * Saves where a stream stands. A failure is logged, not thrown: the next save tries again, and
-     * an old token only replays events.
+     * Saves where a stream stands, as this instance's checkpoint. A failure is logged, not thrown:
+     * the next save tries again, and an old token only replays events.
      * @param collection the watched collection
-     * @param checkpoint the token and the pending partitions
+     * @param checkpoint the token, the pending partitions and the live set
      * @param savedAtMillis when, on the host's clock, for operators reading the collection
      */
     public void save(String collection, Checkpoint checkpoint, long savedAtMillis) {
-        BsonDocument document = new BsonDocument("_id", new BsonString(idOf(collection)))
-            .append("kind", new BsonString("stream"))
+        BsonDocument document = new BsonDocument("_id", new BsonString(idOf(collection, instanceId)))
+            .append("kind", new BsonString(KIND))
             .append("collection", new BsonString(collection))
+            .append("instance", new BsonString(instanceId))
             .append("at", new BsonDateTime(savedAtMillis));
         if (checkpoint.token() != null) {
             document.append("token", checkpoint.token());
         }
-        List<BsonValue> pending = new ArrayList<>();
-        checkpoint.pending().stream().sorted().forEach(partition -> pending.add(new BsonString(partition)));
-        document.append("pending", new BsonArray(pending));
+        document.append("pending", sorted(checkpoint.pending())).append("live", sorted(checkpoint.live()));
         try {
-            checkpoints.replaceOne(Filters.eq("_id", idOf(collection)), document, new ReplaceOptions().upsert(true));
+            checkpoints.replaceOne(Filters.eq("_id", idOf(collection, instanceId)), document,
+                    new ReplaceOptions().upsert(true));
         }
         catch (MongoException ex) {
             log.warn("The checkpoint of the stream of {} was not saved: {}", collection, ex.getMessage());
+            return;
+        }
+        if (!tidied.contains(collection)) {
+            tidy(collection);
+        }
+    }
+
+    /** Removes what instances no longer live left for this collection: this instance's checkpoint stands for it now. */
+    private void tidy(String collection) {
+        Set<String> keep = new HashSet<>(live.get());
+        keep.add(instanceId);
+        List<BsonValue> stale = new ArrayList<>();
+        try {
+            for (BsonDocument other : checkpoints.find(Filters.and(Filters.eq("kind", KIND),
+                    Filters.eq("collection", collection)))) {
+                // An older engine shared one checkpoint per collection between its instances: it has no instance.
+                boolean legacy = !other.isString("instance");
+                if (legacy || !keep.contains(other.getString("instance").getValue())) {
+                    stale.add(other.get("_id"));
+                }
+            }
+            if (!stale.isEmpty()) {
+                checkpoints.deleteMany(Filters.in("_id", stale));
+            }
+            tidied.add(collection);
+        }
+        catch (MongoException ex) {
+            log.debug("The old checkpoints of {} were not removed yet: {}", collection, ex.getMessage());
         }
     }
 
     /**
-     * Forgets a collection's token: its stream starts from now next time.
+     * Forgets this instance's token of a collection (its history is lost): the stream starts from
+     * now next time.
      * @param collection the watched collection
      */
     public void clear(String collection) {
         try {
-            checkpoints.deleteOne(Filters.eq("_id", idOf(collection)));
+            checkpoints.deleteOne(Filters.eq("_id", idOf(collection, instanceId)));
         }
         catch (MongoException ex) {
             log.warn("The checkpoint of the stream of {} was not cleared: {}", collection, ex.getMessage());
         }
     }
 
-    private static String idOf(String collection) {
-        return "stream:" + collection;
+    private static BsonArray sorted(Set<String> values) {
+        List<BsonValue> sorted = new ArrayList<>();
+        values.stream().sorted().forEach(value -> sorted.add(new BsonString(value)));
+        return new BsonArray(sorted);
+    }
+
+    private static String idOf(String collection, String instance) {
+        return "stream:" + collection + "@" + instance;
     }
 }

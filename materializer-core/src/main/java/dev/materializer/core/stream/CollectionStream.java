@@ -170,14 +170,14 @@ public final class CollectionStream {
             }
         }
         BsonDocument token = saved.token();
-        Set<String> pendingAtCheckpoint = saved.pending();
+        Checkpoint from = saved;
         boolean reopened = false;
         int failures = 0;
         while (!closed) {
-            Outcome outcome = serve(token, reopened, pendingAtCheckpoint);
+            Outcome outcome = serve(token, reopened, from);
             firstOpen.countDown();
             token = outcome.token();
-            pendingAtCheckpoint = Set.of();
+            from = Checkpoint.NONE;
             if (closed) {
                 break;
             }
@@ -203,7 +203,7 @@ public final class CollectionStream {
     }
 
     /** Serves one cursor until it ends; says why it ended and where it stood. */
-    private Outcome serve(@Nullable BsonDocument token, boolean reopened, Set<String> pendingAtCheckpoint) {
+    private Outcome serve(@Nullable BsonDocument token, boolean reopened, Checkpoint from) {
         BsonDocument position = token;
         boolean served = false;
         ChangeStreamIterable<BsonDocument> iterable = database.getCollection(collection, BsonDocument.class)
@@ -224,7 +224,7 @@ public final class CollectionStream {
             .cursor()) {
             open = true;
             boolean resumed = token != null;
-            safely(() -> listener.onOpened(collection, resumed, reopened, pendingAtCheckpoint));
+            safely(() -> listener.onOpened(collection, resumed, reopened, from));
             // Only now: the one who started the stream sees it open and its listener told.
             firstOpen.countDown();
             while (!closed) {
@@ -243,13 +243,16 @@ public final class CollectionStream {
                     continue;
                 }
                 served = true;
-                SourceChange change = ChangeEvents.toSourceChange(event);
-                if (endsTheStream(change.operation())) {
-                    // The history before a drop or an invalidate cannot be resumed into: start from now.
-                    safely(() -> listener.onChange(collection, change));
-                    return new Outcome(null, true, served, "ended (" + change.operation().name().toLowerCase() + ")");
+                SourceChange change = handOver(event);
+                if (change == null) {
+                    // Closed while the event waited: the token stays before it, so a restart reads it again.
+                    break;
                 }
-                safely(() -> listener.onChange(collection, change));
+                SourceChange.Operation operation = change.operation();
+                if (endsTheStream(operation)) {
+                    // The history before a drop or an invalidate cannot be resumed into: start from now.
+                    return new Outcome(null, true, served, "ended (" + operation.name().toLowerCase() + ")");
+                }
                 BsonDocument eventToken = event.getDocument("_id", null);
                 if (eventToken != null) {
                     position = eventToken;
@@ -272,6 +275,31 @@ public final class CollectionStream {
         finally {
             open = false;
         }
+    }
+
+    /**
+     * Hands an event to the listener until it takes it, backing off between tries: the stream never
+     * moves past an event its listener did not take. Gives the change, or null when closed first.
+     */
+    private @Nullable SourceChange handOver(BsonDocument event) {
+        for (int attempt = 1; !closed; attempt++) {
+            try {
+                SourceChange change = ChangeEvents.toSourceChange(event);
+                listener.onChange(collection, change);
+                return change;
+            }
+            catch (RuntimeException ex) {
+                Duration wait = backoff(attempt);
+                if (attempt == 1) {
+                    log.error("An event of {} could not be handled; it is handed over again in {}", collection, wait, ex);
+                }
+                else {
+                    log.warn("An event of {} could still not be handled ({}); again in {}", collection, ex, wait);
+                }
+                await(wait);
+            }
+        }
+        return null;
     }
 
     private static boolean endsTheStream(SourceChange.Operation operation) {
@@ -300,15 +328,15 @@ public final class CollectionStream {
         if (!force && Duration.between(lastSave, now).compareTo(checkpointInterval) < 0) {
             return lastSave;
         }
-        Set<String> pending;
+        Checkpoint checkpoint;
         try {
-            pending = listener.pendingPartitions(collection);
+            checkpoint = listener.checkpointAt(collection, position);
         }
         catch (RuntimeException ex) {
             log.warn("The pending partitions of {} are unknown, the checkpoint waits: {}", collection, ex.toString());
             return lastSave;
         }
-        checkpoints.save(collection, new Checkpoint(position, pending), now.toEpochMilli());
+        checkpoints.save(collection, checkpoint, now.toEpochMilli());
         return now;
     }
 

@@ -3,11 +3,13 @@ package dev.materializer.core.stream;
 import java.util.Set;
 
 import dev.materializer.core.routing.SourceChange;
+import org.bson.BsonDocument;
 
 /**
  * Receives what a {@link CollectionStream} sees. Called on the stream's own thread, one call at a
- * time per stream; implementations must be quick (mark dirty, hand work to executors) and must not
- * throw — a throw is logged and the event is dropped, the stream goes on.
+ * time per stream; implementations must be quick (mark dirty, hand work to executors). A throw from
+ * {@link #onChange} ends the stream before the event's token is taken: it reopens from where it
+ * stood and the event comes again — so an implementation fails safe itself rather than throw.
  */
 public interface StreamListener {
 
@@ -23,9 +25,11 @@ public interface StreamListener {
      * @param collection the watched collection
      * @param resumed whether it resumed from a saved or held token (no event was missed)
      * @param reopened whether it opened after an earlier stream of this collection ended
-     * @param pendingAtCheckpoint partitions that had unfinished work when the resumed token was saved
+     * @param from the saved checkpoint it resumed from at its first open; {@link Checkpoint#NONE}
+     *     otherwise (a first open without a checkpoint, or a reopening, which resumes from the
+     *     stream's own position or starts from now)
      */
-    void onOpened(String collection, boolean resumed, boolean reopened, Set<String> pendingAtCheckpoint);
+    void onOpened(String collection, boolean resumed, boolean reopened, Checkpoint from);
 
     /**
      * The stream ended (error, close, invalidate) and will open again after a wait.
@@ -36,10 +40,12 @@ public interface StreamListener {
     void onEnded(String collection, String reason, boolean historyLost);
 
     /**
-     * The partitions that still have work from the collection (dirty or in a pass), saved with the
-     * token so a restart can run them.
+     * What to save with the token: the partitions that still have work from the collection (dirty
+     * or in a pass) and the live instances, so a restart runs the first and knows what the
+     * checkpoint answers for. Called after every event before the token was handed over.
      * @param collection the watched collection
-     * @return the partitions
+     * @param token where the stream stands
+     * @return the checkpoint to save
      */
-    Set<String> pendingPartitions(String collection);
+    Checkpoint checkpointAt(String collection, BsonDocument token);
 }

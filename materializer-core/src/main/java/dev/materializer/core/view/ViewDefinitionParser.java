@@ -168,13 +168,26 @@ public final class ViewDefinitionParser {
         List<String> paths = new ArrayList<>(array.size());
         for (int index = 0; index < array.size(); index++) {
             BsonValue path = array.get(index);
-            if (!path.isString() || path.asString().getValue().isEmpty() || path.asString().getValue().startsWith("$")) {
-                throw new InvalidViewException(field + "[" + index
-                        + "] must be a non-empty field path such as 'lines.price' (no leading '$'), was " + describe(path));
+            if (!path.isString() || !isFieldPath(path.asString().getValue())) {
+                throw new InvalidViewException(field + "[" + index + "] must be a field path such as 'lines.price': "
+                        + "dot-separated names, none blank or starting with '$', was " + describe(path));
             }
             paths.add(path.asString().getValue());
         }
         return paths;
+    }
+
+    /** Dot-separated segments, each with a non-blank name that does not start with '$'. */
+    private static boolean isFieldPath(String path) {
+        if (path.isBlank()) {
+            return false;
+        }
+        for (String segment : path.split("\\.", -1)) {
+            if (segment.isBlank() || segment.startsWith("$")) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private String collectionName(String field, @Nullable BsonValue value)

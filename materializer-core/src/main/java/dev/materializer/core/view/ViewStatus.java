@@ -27,12 +27,32 @@ import org.jspecify.annotations.Nullable;
  * @param generation the generation readers read; absent before the first run
  * @param previous the generation before the last flip, with the server time of the flip
  * @param lease the lease of a pass in groups, when one holds or held the view
+ * @param version the write version: every pass that writes or confirms the rows moves it by one
+ *     with a compare-and-set, so a pass that started from an older version can never flip or confirm
+ *     over a newer one; 0 before the first such pass
  */
 public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, @Nullable Instant at,
-        @Nullable ObjectId generation, @Nullable Previous previous, @Nullable Lease lease) {
+        @Nullable ObjectId generation, @Nullable Previous previous, @Nullable Lease lease, long version) {
 
     /** The status of a view never run. */
-    public static final ViewStatus NONE = new ViewStatus(null, null, null, null, null, null);
+    public static final ViewStatus NONE = new ViewStatus(null, null, null, null, null, null, 0);
+
+    /** The field of the write version in the status. */
+    public static final String VERSION = "version";
+
+    /**
+     * A status at write version 0.
+     * @param state the state
+     * @param lastError why the view is errored
+     * @param at when the state was written
+     * @param generation the generation readers read
+     * @param previous the generation before the last flip
+     * @param lease the lease of a pass in groups
+     */
+    public ViewStatus(@Nullable ViewState state, @Nullable String lastError, @Nullable Instant at,
+            @Nullable ObjectId generation, @Nullable Previous previous, @Nullable Lease lease) {
+        this(state, lastError, at, generation, previous, lease, 0);
+    }
 
     private static final String STATE = "state";
 
@@ -65,7 +85,7 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
         return new ViewStatus(state != null && state.isString() ? ViewState.fromValue(state.asString().getValue()) : null,
                 lastError != null && lastError.isString() ? lastError.asString().getValue() : null,
                 instant(status.get(AT)), objectId(status.get(GENERATION)), Previous.fromBson(status.get(PREVIOUS)),
-                Lease.fromBson(status.get(LEASE)));
+                Lease.fromBson(status.get(LEASE)), version(status.get(VERSION)));
     }
 
     /** The status as stored, without absent fields. */
@@ -89,11 +109,18 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
         if (lease != null) {
             document.append(LEASE, lease.toBson());
         }
+        if (version != 0) {
+            document.append(VERSION, new org.bson.BsonInt64(version));
+        }
         return document;
     }
 
     private static @Nullable Instant instant(@Nullable BsonValue value) {
         return value != null && value.isDateTime() ? Instant.ofEpochMilli(value.asDateTime().getValue()) : null;
+    }
+
+    private static long version(@Nullable BsonValue value) {
+        return value != null && value.isNumber() ? value.asNumber().longValue() : 0;
     }
 
     private static @Nullable ObjectId objectId(@Nullable BsonValue value) {

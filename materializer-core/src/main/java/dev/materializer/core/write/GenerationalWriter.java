@@ -37,9 +37,10 @@ import org.slf4j.LoggerFactory;
  * group; the flip needs the live lease and the generation the pass started from. A pass that fails
  * releases its lease and leaves its rows behind, for the sweep of a later pass.
  *
- * <p>Comparing first is safe: the compare-and-set of the flip, not the comparison, fences passes of
- * other instances; a result found equal to a generation that another pass replaces meanwhile is
- * simply not written, and that other pass's own result stands.
+ * <p>Comparing first is safe: the compare-and-set of the flip (generation and write version, see
+ * {@link GenerationFlip}), not the comparison, fences passes of other instances. A result found
+ * equal is confirmed by the runner with the same compare-and-set, so a pass that started earlier and
+ * would flip an older result after it gives way.
  *
  * <p>Immutable and thread-safe.
  */
@@ -77,9 +78,10 @@ final class GenerationalWriter {
     /**
      * Writes the view's result as a new generation, unless it equals the current one.
      * @param current the generation readers read, null before the first run
+     * @param version the write version the pass started from, which its flip requires
      * @param generations the current generations of the partition, for the guard
      */
-    WriteOutcome write(ViewDefinition view, @Nullable ObjectId current, Collection<ObjectId> generations)
+    WriteOutcome write(ViewDefinition view, @Nullable ObjectId current, long version, Collection<ObjectId> generations)
             throws ViewRunException, PassSupersededException {
         String partition = view.partition();
         MongoCollection<BsonDocument> target = database.getCollection(view.targetCollection(), BsonDocument.class);
@@ -122,7 +124,7 @@ final class GenerationalWriter {
                     compared = false;
                     pending = result.nextGroup();
                 }
-                if (!flip.flip(view, current, generation, owner)) {
+                if (!flip.flip(view, current, version, generation, owner)) {
                     throw new PassSupersededException(
                             "the pass lost its lease, or another pass changed the generation of the view");
                 }

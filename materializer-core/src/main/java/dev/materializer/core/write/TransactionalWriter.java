@@ -38,9 +38,11 @@ import org.jspecify.annotations.Nullable;
  * started gives way. More than {@code maxTransactionRows} rows to write or remove ends the attempt
  * with {@link TooLargeForTransactionException}, so the view goes in groups instead.
  *
- * <p>Convergence under races: a pass in groups of another instance may flip after this
- * transaction read the generation and before it commits, and so miss what only this pass saw. The
- * change that this pass saw made the partition dirty there as well, so a later pass converges.
+ * <p>Fenced: when it writes rows it moves the view's write version inside the transaction, with a
+ * compare-and-set on the generation and the version it started from. A flip of a pass in groups
+ * needs that version, so it cannot land over this write; and a flip or another transaction that
+ * wrote the view document since this one's snapshot makes this one a write conflict, so it gives
+ * way instead of committing an older result.
  *
  * <p>Immutable and thread-safe.
  */
@@ -88,10 +90,11 @@ final class TransactionalWriter {
     /**
      * Writes the view's result in one transaction.
      * @param current the generation readers read, null before the first run
+     * @param version the write version the pass started from
      * @param generations the current generations of the partition, for the guard
      * @throws TooLargeForTransactionException when more rows change than a transaction may hold
      */
-    WriteOutcome write(ViewDefinition view, @Nullable ObjectId current, Collection<ObjectId> generations)
+    WriteOutcome write(ViewDefinition view, @Nullable ObjectId current, long version, Collection<ObjectId> generations)
             throws ViewRunException, PassSupersededException, TooLargeForTransactionException {
         ObjectId generation = current != null ? current : new ObjectId();
         String partition = view.partition();
@@ -99,7 +102,7 @@ final class TransactionalWriter {
         try (ClientSession session = client.startSession()) {
             session.startTransaction(TRANSACTION);
             try {
-                requireGeneration(session, view, current);
+                requireGeneration(session, view, current, version);
                 // At the first run the scope also takes the rows of an engine older than generations
                 BsonDocument scope = current != null ? rows.inGeneration(partition, generation)
                         : new BsonDocument(rows.partitionField(), new BsonString(partition)).append(
@@ -137,13 +140,13 @@ final class TransactionalWriter {
                     target.deleteMany(session, rows.byIds(
                             stale.subList(start, Math.min(stale.size(), start + TargetRows.GROUP_SIZE)), partition));
                 }
-                if (current == null && !flip.nameFirst(session, views.collection(), view, generation)) {
-                    throw new PassSupersededException("another pass named the first generation of the view");
+                // Naming the first generation changes what readers read, even with no rows
+                boolean changed = current == null || written > 0 || !stale.isEmpty();
+                if (changed && !flip.commitInTransaction(session, views.collection(), view, current, generation, version)) {
+                    throw new PassSupersededException("another pass wrote the view since this one started");
                 }
                 session.commitTransaction();
-                // Naming the first generation changes what readers read, even with no rows
-                return new WriteOutcome(WriteMode.TRANSACTION, current == null || written > 0 || !stale.isEmpty(),
-                        written, stale.size());
+                return new WriteOutcome(WriteMode.TRANSACTION, changed, written, stale.size());
             }
             finally {
                 if (session.hasActiveTransaction()) {
@@ -154,20 +157,20 @@ final class TransactionalWriter {
     }
 
     /** Gives way when another pass changed the generation since this pass read it. */
-    private void requireGeneration(ClientSession session, ViewDefinition view, @Nullable ObjectId current)
+    private void requireGeneration(ClientSession session, ViewDefinition view, @Nullable ObjectId current, long version)
             throws PassSupersededException {
         BsonDocument document = views.collection()
             .find(session, views.filter(view))
-            .projection(Projections.include(views.status("generation")))
+            .projection(Projections.include(views.status("generation"), views.status(ViewStatus.VERSION)))
             .first();
         if (document == null) {
             throw new PassSupersededException("the view document is gone");
         }
         BsonValue status = document.get(views.statusField());
-        ObjectId now = ViewStatus.fromBson(status != null && status.isDocument() ? status.asDocument() : null)
-            .generation();
-        if (current == null ? now != null : !current.equals(now)) {
-            throw new PassSupersededException("another pass changed the generation of the view");
+        ViewStatus stored = ViewStatus.fromBson(status != null && status.isDocument() ? status.asDocument() : null);
+        ObjectId now = stored.generation();
+        if ((current == null ? now != null : !current.equals(now)) || stored.version() != version) {
+            throw new PassSupersededException("another pass wrote the view since this one started");
         }
     }
 

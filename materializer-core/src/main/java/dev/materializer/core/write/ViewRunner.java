@@ -49,6 +49,8 @@ public final class ViewRunner {
 
     private final @Nullable TransactionalWriter transactional;
 
+    private final GenerationFlip flip;
+
     /**
      * Creates a runner.
      * @param database the database of the views, sources and targets
@@ -69,6 +71,7 @@ public final class ViewRunner {
         ResultReader reader = new ResultReader(database, options, guard, hasher, rows);
         ViewDocuments views = new ViewDocuments(database, options);
         GenerationFlip flip = new GenerationFlip(views);
+        this.flip = flip;
         this.generational = new GenerationalWriter(database, options, reader, rows, hasher,
                 new ViewLeases(views, options.passLease()), flip);
         this.transactional = transactionsClient == null ? null
@@ -97,6 +100,7 @@ public final class ViewRunner {
             }
             sweeper.sweep(view, status.status(), status.serverNow());
             ObjectId current = status.status().generation();
+            long version = status.status().version();
             List<ObjectId> generations = statuses.currentGenerations(view.partition());
             long currentCount = current == null ? 0
                     : database.getCollection(view.targetCollection(), BsonDocument.class)
@@ -104,13 +108,13 @@ public final class ViewRunner {
             TransactionalWriter inTransaction = transactional;
             if (inTransaction != null && currentCount <= options.maxTransactionRows()) {
                 mode = WriteMode.TRANSACTION;
-                WriteOutcome outcome = writeInTransaction(inTransaction, view, current, generations);
+                WriteOutcome outcome = writeInTransaction(inTransaction, view, current, version, generations);
                 if (outcome != null) {
-                    return report(view, outcome, started);
+                    return confirmed(view, outcome, current, version, started);
                 }
             }
             mode = WriteMode.GENERATION;
-            return report(view, generational.write(view, current, generations), started);
+            return confirmed(view, generational.write(view, current, version, generations), current, version, started);
         }
         catch (ViewRunException ex) {
             return new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started), ex.getMessage());
@@ -136,9 +140,10 @@ public final class ViewRunner {
 
     /** The transactional write, or null when it failed for a reason that calls for a new generation. */
     private static @Nullable WriteOutcome writeInTransaction(TransactionalWriter writer, ViewDefinition view,
-            @Nullable ObjectId current, List<ObjectId> generations) throws ViewRunException, PassSupersededException {
+            @Nullable ObjectId current, long version, List<ObjectId> generations)
+            throws ViewRunException, PassSupersededException {
         try {
-            return writer.write(view, current, generations);
+            return writer.write(view, current, version, generations);
         }
         catch (TooLargeForTransactionException ex) {
             log.info("View {}: {}: it writes a new generation in groups", view.key(), ex.getMessage());
@@ -156,6 +161,18 @@ public final class ViewRunner {
                     MongoFailures.messageOf(ex));
             return null;
         }
+    }
+
+    /**
+     * A result found equal to the stored rows is confirmed with the write-version compare-and-set, so
+     * no pass that started earlier can still make an older result current after this conclusion.
+     */
+    private PassReport confirmed(ViewDefinition view, WriteOutcome outcome, @Nullable ObjectId current, long version,
+            long started) throws PassSupersededException {
+        if (!outcome.changed() && !flip.confirm(view, current, version)) {
+            throw new PassSupersededException("another pass wrote the view while this one found it unchanged");
+        }
+        return report(view, outcome, started);
     }
 
     private static PassReport report(ViewDefinition view, WriteOutcome outcome, long started) {

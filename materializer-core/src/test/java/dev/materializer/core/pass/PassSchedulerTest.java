@@ -26,8 +26,13 @@ class PassSchedulerTest {
 
     private final List<String> passes = Collections.synchronizedList(new ArrayList<>());
 
-    private final PassScheduler scheduler = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, lanes,
-            (partition, dirty) -> passes.add(partition + ":" + String.join(",", new java.util.TreeSet<>(dirty.sources()))));
+    private static final Duration RETRY = Duration.ofMillis(200);
+
+    private final PassScheduler scheduler = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, lanes,
+            (partition, dirty) -> {
+                passes.add(partition + ":" + String.join(",", new java.util.TreeSet<>(dirty.sources())));
+                return new DirtySources();
+            });
 
     @AfterEach
     void closeLanes() {
@@ -77,7 +82,7 @@ class PassSchedulerTest {
         CountDownLatch inPass = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         List<Set<String>> seen = Collections.synchronizedList(new ArrayList<>());
-        PassScheduler blocking = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, lanes, (partition, sources) -> {
+        PassScheduler blocking = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, lanes, (partition, sources) -> {
             seen.add(sources.sources());
             inPass.countDown();
             try {
@@ -86,6 +91,7 @@ class PassSchedulerTest {
             catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
             }
+            return new DirtySources();
         });
         blocking.markDirty("acme", "orders");
         clock.advance(DEBOUNCE);
@@ -105,7 +111,10 @@ class PassSchedulerTest {
     @Test
     void marksForSomeViewsAffectOnlyThoseViewsUntilASourceIsMarkedForAll() throws InterruptedException {
         List<DirtySources> taken = Collections.synchronizedList(new ArrayList<>());
-        PassScheduler recording = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, lanes, (partition, dirty) -> taken.add(dirty));
+        PassScheduler recording = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, lanes, (partition, dirty) -> {
+            taken.add(dirty);
+            return new DirtySources();
+        });
 
         recording.markDirty("acme", "orders", List.of("revenue"));
         recording.markDirty("acme", "orders", List.of("top"));
@@ -127,14 +136,109 @@ class PassSchedulerTest {
     }
 
     @Test
-    void afterStopIntakeNoPassStartsAndTheDirtyPartitionsStayPendingForTheCheckpoint() throws InterruptedException {
+    void afterStopIntakeNoPassStartsAndEveryMarkStaysPendingForTheCheckpoint() throws InterruptedException {
         scheduler.markDirty("acme", "orders");
         scheduler.stopIntake();
+        // The streams go on reading until they close: what they hear must reach the last checkpoint.
         scheduler.markDirty("globex", "orders");
         clock.advance(DEBOUNCE.multipliedBy(20));
         assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
 
         assertThat(passes).isEmpty();
+        assertThat(scheduler.pendingPartitions("orders")).containsExactlyInAnyOrder("acme", "globex");
+    }
+
+    @Test
+    void workAPassCouldNotApplyStaysPendingUntilItsRetryHasRun() throws InterruptedException {
+        List<DirtySources> runs = Collections.synchronizedList(new ArrayList<>());
+        PassScheduler giving = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, lanes, (partition, dirty) -> {
+            runs.add(dirty);
+            if (runs.size() > 1) {
+                return new DirtySources();
+            }
+            DirtySources again = new DirtySources();
+            again.add("orders", List.of("revenue"));
+            return again;
+        });
+        giving.markDirty("acme", "orders");
+        clock.advance(DEBOUNCE);
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+
+        assertThat(runs).hasSize(1);
+        assertThat(giving.pendingPartitions("orders")).as("the view that gave way waits for its retry").containsExactly("acme");
+
+        clock.advance(RETRY);
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+
+        assertThat(runs).hasSize(2);
+        assertThat(runs.get(1).affects("revenue", List.of("orders"))).isTrue();
+        assertThat(runs.get(1).affects("top", List.of("orders"))).as("only what gave way runs again").isFalse();
+        assertThat(giving.pendingPartitions("orders")).isEmpty();
+    }
+
+    @Test
+    void aPassThatThrowsPutsEverythingItTookBack() throws InterruptedException {
+        List<String> runs = Collections.synchronizedList(new ArrayList<>());
+        PassScheduler throwing = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, lanes, (partition, dirty) -> {
+            runs.add(partition);
+            if (runs.size() == 1) {
+                throw new IllegalArgumentException("a bug of ours");
+            }
+            return new DirtySources();
+        });
+        throwing.markDirty("acme", "orders");
+        clock.advance(DEBOUNCE);
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+
+        assertThat(throwing.pendingPartitions("orders")).containsExactly("acme");
+        clock.advance(RETRY);
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+
+        assertThat(runs).hasSize(2);
+        assertThat(throwing.pendingPartitions("orders")).isEmpty();
+    }
+
+    @Test
+    void aCatchUpMarksEveryViewAndIsPendingForEverySource() {
+        scheduler.stopIntake();
+        scheduler.markCatchUp("acme");
+
         assertThat(scheduler.pendingPartitions("orders")).containsExactly("acme");
+        assertThat(scheduler.pendingPartitions("customers")).containsExactly("acme");
+        DirtySources marks = scheduler.dirtyOf("acme");
+        assertThat(marks).isNotNull();
+        assertThat(marks.affects("any-view", List.of("anything"))).isTrue();
+    }
+
+    @Test
+    void duringALongPassMarksMergeIntoOneWaitingPass() throws InterruptedException {
+        CountDownLatch inPass = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<Set<String>> seen = Collections.synchronizedList(new ArrayList<>());
+        PassScheduler blocking = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, lanes, (partition, sources) -> {
+            seen.add(sources.sources());
+            inPass.countDown();
+            try {
+                release.await(5, TimeUnit.SECONDS);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            return new DirtySources();
+        });
+        blocking.markDirty("acme", "orders");
+        clock.advance(DEBOUNCE);
+        assertThat(inPass.await(5, TimeUnit.SECONDS)).isTrue();
+
+        for (int i = 0; i < 100; i++) {
+            blocking.markDirty("acme", "source-" + i);
+            clock.advance(MAX_DELAY);
+        }
+        assertThat(lanes.inFlight()).as("the running pass and one waiting pass").isEqualTo(2);
+        release.countDown();
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+
+        assertThat(seen).hasSize(2);
+        assertThat(seen.get(1)).hasSize(100);
     }
 }

@@ -29,8 +29,8 @@ class CollectionStreamHistoryLostTest {
 
     @Test
     void aTokenTheServerNoLongerKnowsStartsTheStreamFromNowAndSaysSo(TestMongo mongo) throws Exception {
-        CheckpointStore store = new CheckpointStore(mongo.database(), "_checkpoints");
-        store.save("orders", new Checkpoint(BsonDocument.parse("{\"_data\": \"00BADBADBAD\"}"), Set.of()), 0);
+        CheckpointStore store = new CheckpointStore(mongo.database(), "_checkpoints", "this-instance", Set::of);
+        store.save("orders", Checkpoint.at(BsonDocument.parse("{\"_data\": \"00BADBADBAD\"}"), Set.of(), Set.of()), 0);
         CollectionStream stream = new CollectionStream(mongo.database(), "orders", false, store, recorder, clock, Duration.ofSeconds(1),
                 Duration.ofSeconds(8), Duration.ZERO);
         stream.start(WAIT);

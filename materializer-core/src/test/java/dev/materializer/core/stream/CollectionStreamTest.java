@@ -36,7 +36,7 @@ class CollectionStreamTest {
 
     @Test
     void eventsReachTheListenerInOrder(TestMongo mongo) throws Exception {
-        CheckpointStore store = new CheckpointStore(mongo.database(), "_checkpoints");
+        CheckpointStore store = new CheckpointStore(mongo.database(), "_checkpoints", "this-instance", Set::of);
         MongoCollection<Document> orders = mongo.database().getCollection("orders");
         CollectionStream stream = stream(mongo, store);
         stream.start(WAIT);
@@ -60,7 +60,7 @@ class CollectionStreamTest {
 
     @Test
     void aStreamResumesFromItsCheckpointAndSeesWhatHappenedWhileClosed(TestMongo mongo) throws Exception {
-        CheckpointStore store = new CheckpointStore(mongo.database(), "_checkpoints");
+        CheckpointStore store = new CheckpointStore(mongo.database(), "_checkpoints", "this-instance", Set::of);
         MongoCollection<Document> orders = mongo.database().getCollection("orders");
         CollectionStream first = stream(mongo, store);
         first.start(WAIT);
@@ -89,8 +89,8 @@ class CollectionStreamTest {
     }
 
     @Test
-    void aListenerThatThrowsDoesNotStopTheStream(TestMongo mongo) throws Exception {
-        CheckpointStore store = new CheckpointStore(mongo.database(), "_checkpoints");
+    void anEventTheListenerCouldNotTakeIsHandedOverAgainBeforeAnyLaterEvent(TestMongo mongo) throws Exception {
+        CheckpointStore store = new CheckpointStore(mongo.database(), "_checkpoints", "this-instance", Set::of);
         recorder.failOn = "boom";
         CollectionStream stream = stream(mongo, store);
         stream.start(WAIT);
@@ -98,8 +98,15 @@ class CollectionStreamTest {
             MongoCollection<Document> orders = mongo.database().getCollection("orders");
             orders.insertOne(new Document("_id", "boom"));
             orders.insertOne(new Document("_id", "fine"));
-            await().atMost(WAIT).until(() -> recorder.changes.size() == 1);
-            assertThat(recorder.changes.get(0).documentId().asString().getValue()).isEqualTo("fine");
+            // The stream waits out its backoff on the clock before it hands the event over again.
+            await().atMost(WAIT).until(() -> recorder.failures.get() == 1 && clock.pendingTimers() > 0);
+            assertThat(recorder.changes).as("nothing past the event that was not taken").isEmpty();
+
+            recorder.failOn = "";
+            clock.advance(Duration.ofSeconds(1));
+            await().atMost(WAIT).until(() -> recorder.changes.size() == 2);
+            assertThat(recorder.changes).extracting(change -> change.documentId().asString().getValue())
+                .containsExactly("boom", "fine");
             assertThat(stream.isOpen()).isTrue();
         }
         finally {
@@ -120,18 +127,21 @@ class CollectionStreamTest {
 
         volatile String failOn = "";
 
+        final java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
+
         @Override
         public void onChange(String collection, SourceChange change) {
             if (change.documentId() != null && change.documentId().isString()
                     && change.documentId().asString().getValue().equals(failOn)) {
+                failures.incrementAndGet();
                 throw new IllegalStateException("listener failure");
             }
             changes.add(change);
         }
 
         @Override
-        public void onOpened(String collection, boolean resumed, boolean reopened, Set<String> pendingAtCheckpoint) {
-            opened.add((reopened ? "reopened " : "") + (resumed ? "resumed pending=" + pendingAtCheckpoint : "fresh"));
+        public void onOpened(String collection, boolean resumed, boolean reopened, Checkpoint from) {
+            opened.add((reopened ? "reopened " : "") + (resumed ? "resumed pending=" + from.pending() : "fresh"));
         }
 
         @Override
@@ -140,8 +150,8 @@ class CollectionStreamTest {
         }
 
         @Override
-        public Set<String> pendingPartitions(String collection) {
-            return pending;
+        public Checkpoint checkpointAt(String collection, BsonDocument token) {
+            return Checkpoint.at(token, pending, Set.of());
         }
     }
 }

@@ -224,11 +224,23 @@ class ViewDefinitionParserTest {
                 invalid("sourceFields of a source as a string", set("sourceFields", "{orders: 'amount'}"),
                         "sourceFields.orders must be an array of field paths, was 'amount'"),
                 invalid("an empty field path", set("sourceFields", "{customers: ['region', '']}"),
-                        "sourceFields.customers[1] must be a non-empty field path such as 'lines.price' (no leading '$'), was ''"),
+                        "sourceFields.customers[1] must be a field path such as 'lines.price': dot-separated names, none blank or starting with '$', was ''"),
                 invalid("a field path with a leading dollar", set("sourceFields", "{orders: ['$amount']}"),
-                        "sourceFields.orders[0] must be a non-empty field path such as 'lines.price' (no leading '$'), was '$amount'"),
+                        "sourceFields.orders[0] must be a field path such as 'lines.price': dot-separated names, none blank or starting with '$', was '$amount'"),
+                invalid("a blank field path", set("sourceFields", "{orders: [' ']}"),
+                        "sourceFields.orders[0] must be a field path such as 'lines.price': dot-separated names, none blank "
+                                + "or starting with '$', was ' '"),
+                invalid("a field path with an empty segment", set("sourceFields", "{orders: ['lines..price']}"),
+                        "sourceFields.orders[0] must be a field path such as 'lines.price': dot-separated names, none blank "
+                                + "or starting with '$', was 'lines..price'"),
+                invalid("a field path with a trailing dot", set("sourceFields", "{orders: ['lines.']}"),
+                        "sourceFields.orders[0] must be a field path such as 'lines.price': dot-separated names, none blank "
+                                + "or starting with '$', was 'lines.'"),
+                invalid("a field path with a dollar segment", set("sourceFields", "{orders: ['lines.$price']}"),
+                        "sourceFields.orders[0] must be a field path such as 'lines.price': dot-separated names, none blank "
+                                + "or starting with '$', was 'lines.$price'"),
                 invalid("a numeric field path", set("sourceFields", "{orders: [1]}"),
-                        "sourceFields.orders[0] must be a non-empty field path such as 'lines.price' (no leading '$'), "
+                        "sourceFields.orders[0] must be a field path such as 'lines.price': dot-separated names, none blank or starting with '$', "
                                 + "was a value of type int32"));
     }
 

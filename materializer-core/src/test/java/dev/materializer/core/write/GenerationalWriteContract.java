@@ -77,8 +77,44 @@ abstract class GenerationalWriteContract {
 
         assertThat(report.outcome()).isEqualTo(PassOutcome.UNCHANGED);
         assertThat(report.rowsWritten()).isZero();
-        assertThat(fixture.status(view)).isEqualTo(before);
+        assertThat(fixture.status(view)).usingRecursiveComparison().ignoringFields("version").isEqualTo(before);
+        assertThat(fixture.status(view).version()).as("confirmed: the fence moved").isEqualTo(before.version() + 1);
         assertThat(fixture.allRows("acme")).hasSize(2500);
+    }
+
+    @Test
+    void aPassThatStartedBeforeAnotherPassWroteTheViewCannotFlipOverIt(TestMongo mongo) throws Exception {
+        ViewFixture fixture = new ViewFixture(mongo);
+        fixture.orders("acme", 3, 10);
+        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewRunner runner = fixture.generationalRunner();
+        runner.run(view);
+        ViewStatus stale = fixture.status(view);
+        // Another pass moved the version without moving the generation, as a transaction or a
+        // confirmation of an unchanged result does.
+        fixture.flip().confirm(view, stale.generation(), stale.version());
+        fixture.setAmount(1, 99);
+
+        assertThatSuperseded(() -> fixture.generationalWriter()
+            .write(view, stale.generation(), stale.version(), List.of(stale.generation())));
+
+        ViewStatus now = fixture.status(view);
+        assertThat(now.generation()).as("nothing flipped").isEqualTo(stale.generation());
+        assertThat(now.version()).isEqualTo(stale.version() + 1);
+        assertThat(now.lease()).isNull();
+    }
+
+    @Test
+    void aConfirmationFromAWriteVersionAnotherPassMovedFails(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo);
+        fixture.orders("acme", 3, 10);
+        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        fixture.generationalRunner().run(view);
+        ViewStatus status = fixture.status(view);
+
+        assertThat(fixture.flip().confirm(view, status.generation(), status.version())).isTrue();
+        assertThat(fixture.flip().confirm(view, status.generation(), status.version()))
+            .as("the second pass started from the same version").isFalse();
     }
 
     @Test
@@ -249,7 +285,7 @@ abstract class GenerationalWriteContract {
 
         fixture.setAmount(1, 12);
         List<ObjectId> generations = List.of(newer);
-        assertThatSuperseded(() -> fixture.generationalWriter().write(view, startedFrom, generations));
+        assertThatSuperseded(() -> fixture.generationalWriter().write(view, startedFrom, fixture.status(view).version(), generations));
 
         ViewStatus status = fixture.status(view);
         assertThat(status.generation()).isEqualTo(newer);
@@ -392,13 +428,13 @@ abstract class GenerationalWriteContract {
         ObjectId generation = new ObjectId();
         fixture.leases().take(view, "mine", generation);
         fixture.lease(view, "mine", generation, LONG_AGO);
-        assertThat(fixture.flip().flip(view, null, generation, "mine")).as("with its lease ended").isFalse();
+        assertThat(fixture.flip().flip(view, null, 0, generation, "mine")).as("with its lease ended").isFalse();
 
         fixture.lease(view, "theirs", generation, FAR_AHEAD);
-        assertThat(fixture.flip().flip(view, null, generation, "mine")).as("with another's lease").isFalse();
+        assertThat(fixture.flip().flip(view, null, 0, generation, "mine")).as("with another's lease").isFalse();
 
         fixture.lease(view, "mine", generation, FAR_AHEAD);
-        assertThat(fixture.flip().flip(view, null, generation, "mine")).isTrue();
+        assertThat(fixture.flip().flip(view, null, 0, generation, "mine")).isTrue();
         assertThat(fixture.status(view).generation()).isEqualTo(generation);
         assertThat(fixture.status(view).lease()).isNull();
         assertThat(fixture.status(view).previous().generation()).isNull();

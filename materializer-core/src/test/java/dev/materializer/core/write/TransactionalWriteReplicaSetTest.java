@@ -172,12 +172,52 @@ class TransactionalWriteReplicaSetTest {
                 new BsonDocument(fixture.options.statusField() + ".generation", new BsonObjectId(theirs))));
 
         try {
-            fixture.transactionalWriter().write(view, null, List.of());
+            fixture.transactionalWriter().write(view, null, 0, List.of());
             throw new AssertionError("the pass did not give way");
         }
         catch (PassSupersededException expected) {
             assertThat(fixture.status(view).generation()).isEqualTo(theirs);
             assertThat(fixture.target().countDocuments()).isZero();
         }
+    }
+
+    @Test
+    void aTransactionFromAWriteVersionAnotherPassMovedGivesWay(TestMongo mongo) throws Exception {
+        ViewFixture fixture = new ViewFixture(mongo);
+        fixture.order(1, "acme", "north", 10);
+        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        fixture.transactionalRunner().run(view);
+        ViewStatus stale = fixture.status(view);
+        fixture.flip().confirm(view, stale.generation(), stale.version());
+        fixture.order(2, "acme", "north", 5);
+
+        try {
+            fixture.transactionalWriter().write(view, stale.generation(), stale.version(), List.of(stale.generation()));
+            throw new AssertionError("the pass did not give way");
+        }
+        catch (PassSupersededException expected) {
+            assertThat(fixture.status(view).version()).isEqualTo(stale.version() + 1);
+        }
+    }
+
+    @Test
+    void aFlipOfAPassInGroupsCannotLandOverATransactionThatWroteAfterItStarted(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo);
+        fixture.order(1, "acme", "north", 10);
+        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewRunner runner = fixture.transactionalRunner();
+        runner.run(view);
+        ViewStatus startedFrom = fixture.status(view);
+        ObjectId generation = new ObjectId();
+        assertThat(fixture.leases().take(view, "stale-pass", generation)).isTrue();
+        fixture.leases().release(view, "stale-pass");
+
+        fixture.order(2, "acme", "north", 5);
+        assertThat(runner.run(view).mode()).isEqualTo(WriteMode.TRANSACTION);
+        assertThat(fixture.leases().take(view, "stale-pass", generation)).isTrue();
+
+        assertThat(fixture.flip().flip(view, startedFrom.generation(), startedFrom.version(), generation, "stale-pass"))
+            .as("the transaction moved the write version").isFalse();
+        assertThat(fixture.status(view).generation()).isEqualTo(startedFrom.generation());
     }
 }

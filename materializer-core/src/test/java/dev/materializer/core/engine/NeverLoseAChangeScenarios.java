@@ -1,0 +1,335 @@
+package dev.materializer.core.engine;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
+import dev.materializer.core.EngineProbe;
+import dev.materializer.core.EngineState;
+import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.PassOutcome;
+import dev.materializer.core.ViewMaterializer;
+import dev.materializer.core.ViewSnapshot;
+import dev.materializer.core.cluster.Rendezvous;
+import dev.materializer.core.hash.PartitionTargetId;
+import dev.materializer.core.time.ManualClock;
+import dev.materializer.testing.TestMongo;
+import org.bson.BsonValue;
+import org.bson.Document;
+import org.junit.jupiter.api.Test;
+
+import static dev.materializer.core.engine.MaterializerScenarios.REVENUE;
+import static dev.materializer.core.engine.MaterializerScenarios.order;
+import static dev.materializer.core.engine.MaterializerScenarios.row;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Stop, crash, handover and bad-input sequences that once left a view different from its pipeline
+ * for good. Each ends with the sources quiet and asserts what a reader sees equals a fresh run.
+ */
+abstract class NeverLoseAChangeScenarios {
+
+    /** Enough tenants that every way a partition can move between three instances has some. */
+    private static final List<String> TENANTS = java.util.stream.IntStream.range(0, 24).mapToObj(i -> "t" + i).toList();
+
+    @Test
+    void aCrashedInstanceRestartedUnderItsIdWithinTheLeaseRunsWhatChangedWhileItWasDown(TestMongo mongo) {
+        ManualClock clock = new ManualClock();
+        try (EngineFixture b = instance(mongo, clock, "node-b"); EngineFixture a = instance(mongo, clock, "node-a")) {
+            seed(a);
+            a.start();
+            b.start();
+            clock.advance(a.options.partitionLease().dividedBy(3));
+            awaitLive(a, "node-a", "node-b");
+            awaitLive(b, "node-a", "node-b");
+            touchEveryTenant(a);
+            a.settle();
+            b.settle();
+            // Both streams save where they stand, then node-a dies.
+            saveCheckpoints(clock, mongo);
+            EngineProbe.crash(a.engine);
+
+            String tenant = ownedBy("node-a", "node-a", "node-b");
+            b.collection("orders").insertOne(order("late", tenant, "fig", 2, 5));
+            b.events.awaitChanges(1);
+            // node-b saves a checkpoint past the change, which it does not own.
+            saveCheckpoints(clock, mongo);
+
+            try (EngineFixture again = instance(mongo, clock, "node-a")) {
+                again.start();
+                again.settle();
+                assertThat(again.rows("revenue-" + tenant, "revenue")).containsExactly(row("apple", "revenue", 1),
+                        row("fig", "revenue", 10));
+            }
+        }
+    }
+
+    @Test
+    void aCrashedInstanceReplacedByANewIdWithinTheLeaseLosesNoChange(TestMongo mongo) {
+        ManualClock clock = new ManualClock();
+        // Leases are in server time: a short one, so the dead instance's runs out within the test.
+        Duration lease = Duration.ofSeconds(3);
+        try (EngineFixture b = instance(mongo, clock, "node-b", lease); EngineFixture a = instance(mongo, clock, "node-a", lease)) {
+            seed(a);
+            a.start();
+            b.start();
+            clock.advance(a.options.partitionLease().dividedBy(3));
+            awaitLive(b, "node-a", "node-b");
+            touchEveryTenant(a);
+            a.settle();
+            b.settle();
+            saveCheckpoints(clock, mongo);
+            EngineProbe.crash(a.engine);
+
+            for (String tenant : TENANTS) {
+                b.collection("orders").insertOne(order("late-" + tenant, tenant, "fig", 2, 5));
+            }
+            b.events.awaitChanges(TENANTS.size());
+            saveCheckpoints(clock, mongo);
+
+            assertThat(TENANTS).as("a tenant node-a owned that the new instance owns from its start")
+                .anyMatch(tenant -> Rendezvous.owner(tenant, List.of("node-a", "node-b")).equals("node-a")
+                        && Rendezvous.owner(tenant, List.of("node-a", "node-b", "node-c")).equals("node-c"));
+            try (EngineFixture c = instance(mongo, clock, "node-c", lease)) {
+                c.start();
+                // node-a's lease runs out (server time): its partitions move to the two left.
+                await().atMost(RecordingListener.WAIT).until(() -> {
+                    clock.advance(lease.dividedBy(3));
+                    b.drain();
+                    c.drain();
+                    return EngineProbe.liveInstances(b.engine).equals(java.util.Set.of("node-b", "node-c"))
+                            && EngineProbe.liveInstances(c.engine).equals(java.util.Set.of("node-b", "node-c"));
+                });
+                b.settle();
+                c.settle();
+                for (String tenant : TENANTS) {
+                    assertThat(c.rows("revenue-" + tenant, "revenue")).as(tenant)
+                        .containsExactly(row("apple", "revenue", 1), row("fig", "revenue", 10));
+                }
+            }
+        }
+    }
+
+    @Test
+    void changesHeardBetweenStopIntakeAndCloseRunAfterTheRestart(TestMongo mongo) throws Exception {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            f.engine.stopIntake();
+            f.events.clear();
+            f.collection("orders").insertOne(order("o2", "acme", "pear", 1, 4));
+            f.events.awaitChanges(1);
+            assertThat(f.engine.drain(Duration.ofSeconds(10))).isTrue();
+        }
+        try (EngineFixture after = new EngineFixture(mongo)) {
+            after.start();
+            assertThat(after.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 1),
+                    row("pear", "revenue", 4));
+        }
+    }
+
+    @Test
+    void aViewWithABlankSourceFieldIsRefusedAndEveryOtherTenantKeepsItsChanges(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.views().insertOne(new Document("_id", "broken").append("_part", "globex")
+                .append("collections", List.of("orders"))
+                .append("pipeline", List.of(Document.parse(REVENUE)))
+                .append("targetCollection", "revenue")
+                .append("sourceFields", new Document("orders", List.of(" "))));
+            f.start();
+
+            f.collection("orders").insertOne(order("o2", "acme", "pear", 1, 4));
+            f.events.awaitChanges(1);
+            f.settle();
+
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 1), row("pear", "revenue", 4));
+            assertThat(f.status("broken").getString("state")).isEqualTo("errored");
+            assertThat(f.status("broken").getString("lastError")).contains("sourceFields.orders[0]");
+        }
+    }
+
+    @Test
+    void twoViewsOfOnePartitionWritingOneTargetAreRefusedNamingBothUntilOneGoes(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 1));
+
+            f.defineView("also-revenue", "acme", List.of("orders"), "revenue",
+                    "{\"$group\": {\"_id\": \"$customer\", \"n\": {\"$sum\": 1}}}");
+            await().atMost(RecordingListener.WAIT).until(() -> "errored".equals(f.status("revenue").getString("state")));
+            f.settle();
+
+            for (String id : List.of("revenue", "also-revenue")) {
+                assertThat(f.status(id).getString("state")).as(id).isEqualTo("errored");
+                assertThat(f.status(id).getString("lastError")).as(id).contains("'revenue'").contains("'also-revenue'")
+                    .contains("target 'revenue'");
+            }
+            assertThat(f.rows("revenue", "revenue")).as("nothing swept the first view's rows")
+                .containsExactly(row("apple", "revenue", 1));
+
+            f.views().deleteOne(Filters.eq("_id", "also-revenue"));
+            f.collection("orders").insertOne(order("o2", "acme", "pear", 1, 4));
+            await().atMost(RecordingListener.WAIT).until(() -> "ok".equals(f.status("revenue").getString("state")));
+            f.settle();
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 1), row("pear", "revenue", 4));
+        }
+    }
+
+    @Test
+    void aPassThatGaveWayBeforeAStopRunsAfterTheRestart(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+            // Another instance's pass holds the view: the next pass gives way and waits for its retry.
+            f.views().updateOne(Filters.eq("_id", "revenue"), Updates.combine(
+                    Updates.set(f.options.statusField() + ".lease.owner", "someone-else"),
+                    Updates.set(f.options.statusField() + ".lease.generation", new org.bson.types.ObjectId()),
+                    Updates.set(f.options.statusField() + ".lease.until", java.util.Date.from(Instant.now().plusSeconds(3600)))));
+            f.events.clear();
+            f.collection("orders").insertOne(order("o2", "acme", "pear", 1, 4));
+            f.events.awaitChanges(1);
+            f.clock.advance(EngineFixture.DEBOUNCE);
+            f.events.awaitPass(RecordingListener.of("acme", "revenue", PassOutcome.SUPERSEDED));
+            f.drain();
+            f.views().updateOne(Filters.eq("_id", "revenue"), Updates.unset(f.options.statusField() + ".lease"));
+        }
+        try (EngineFixture after = new EngineFixture(mongo)) {
+            after.start();
+            assertThat(after.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 1),
+                    row("pear", "revenue", 4));
+        }
+    }
+
+    @Test
+    void aViewThatThrowsSomethingOtherThanAMongoFailureIsErroredAndTheRestOfItsPassRuns(TestMongo mongo) {
+        PartitionTargetId standard = PartitionTargetId.INSTANCE;
+        try (EngineFixture f = new EngineFixture(mongo, builder -> builder.targetId((BsonValue rowId, String partition,
+                org.bson.types.ObjectId generation) -> {
+            if (rowId.isString() && rowId.asString().getValue().equals("poison")) {
+                throw new IllegalArgumentException("no target id for a poison row");
+            }
+            return standard.targetId(rowId, partition, generation);
+        }))) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("a-first", "acme", List.of("orders"), "first", REVENUE);
+            f.defineView("b-second", "acme", List.of("orders"), "second", REVENUE);
+            f.start();
+
+            f.collection("orders").insertOne(order("o2", "acme", "poison", 1, 4));
+            f.events.awaitChanges(1);
+            f.settle();
+
+            assertThat(f.status("a-first").getString("state")).isEqualTo("errored");
+            assertThat(f.status("a-first").getString("lastError")).contains("no target id for a poison row");
+            assertThat(f.status("b-second").getString("state")).isEqualTo("errored");
+            f.collection("orders").deleteOne(Filters.eq("_id", "o2"));
+            f.events.awaitChanges(2);
+            f.settle();
+            assertThat(f.rows("a-first", "first")).containsExactly(row("apple", "revenue", 1));
+            assertThat(f.rows("b-second", "second")).containsExactly(row("apple", "revenue", 1));
+        }
+    }
+
+    @Test
+    void closeAfterTheClientDiedEndsEveryPartAndDoesNotThrow(TestMongo mongo) {
+        MongoClient own = MongoClients.create(mongo.connectionString());
+        ManualClock clock = new ManualClock();
+        own.getDatabase(mongo.database().getName()).getCollection("orders")
+            .insertOne(order("o1", "acme", "apple", 1, 1));
+        EngineFixture probe = new EngineFixture(mongo, clock, builder -> builder);
+        probe.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+        ViewMaterializer engine = new ViewMaterializer(own, mongo.database().getName(),
+                MaterializerOptions.builder().clock(clock).debounce(EngineFixture.DEBOUNCE).build());
+        java.util.Set<Thread> before = Thread.getAllStackTraces().keySet();
+        engine.start();
+        await().atMost(RecordingListener.WAIT).until(() -> engine.snapshot().state() == EngineState.RUNNING);
+
+        own.close();
+
+        assertThatCode(engine::close).doesNotThrowAnyException();
+        assertThat(engine.snapshot().state()).isEqualTo(EngineState.STOPPED);
+        await().atMost(RecordingListener.WAIT).until(() -> Thread.getAllStackTraces().keySet().stream()
+            .noneMatch(thread -> !before.contains(thread) && thread.getName().startsWith("materializer-stream-")));
+        clock.advance(Duration.ofMinutes(5));
+        assertThat(clock.pendingTimers()).as("no stream waits to reopen").isZero();
+    }
+
+    @Test
+    void viewIdsOfDifferentTypesAreDifferentViews(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.views().insertOne(new Document("_id", "1").append("_part", "acme").append("collections", List.of("orders"))
+                .append("pipeline", List.of(Document.parse(REVENUE))).append("targetCollection", "by-string"));
+            f.views().insertOne(new Document("_id", 1).append("_part", "acme").append("collections", List.of("orders"))
+                .append("pipeline", List.of(Document.parse(REVENUE))).append("targetCollection", "by-number"));
+            f.start();
+
+            List<ViewSnapshot> views = f.engine.snapshot().views();
+            assertThat(views).extracting(ViewSnapshot::id).containsExactlyInAnyOrder("\"1\"", "1");
+            assertThat(views).extracting(ViewSnapshot::state).containsOnly("ok");
+            assertThat(f.db.getCollection("by-string").countDocuments()).isEqualTo(1);
+            assertThat(f.db.getCollection("by-number").countDocuments()).isEqualTo(1);
+        }
+    }
+
+    private static EngineFixture instance(TestMongo mongo, ManualClock clock, String id) {
+        return new EngineFixture(mongo, clock, builder -> builder.instanceId(id));
+    }
+
+    private static EngineFixture instance(TestMongo mongo, ManualClock clock, String id, Duration partitionLease) {
+        return new EngineFixture(mongo, clock, builder -> builder.instanceId(id).partitionLease(partitionLease));
+    }
+
+    /** One revenue view per tenant, each with one order. */
+    private static void seed(EngineFixture f) {
+        List<Document> orders = new ArrayList<>();
+        for (String tenant : TENANTS) {
+            orders.add(order("o-" + tenant, tenant, "apple", 1, 1));
+            f.defineView("revenue-" + tenant, tenant, List.of("orders"), "revenue", REVENUE);
+        }
+        f.collection("orders").insertMany(orders);
+    }
+
+    /** An event in every tenant that changes no result, so every stream has a token of an event to save. */
+    private static void touchEveryTenant(EngineFixture f) {
+        int heard = f.events.changes.get();
+        f.collection("orders").updateMany(Filters.exists("_part"), Updates.set("seen", true));
+        f.events.awaitChanges(heard + TENANTS.size());
+    }
+
+    /** Moves the clock past the checkpoint interval and waits until every open stream saved after it. */
+    private static void saveCheckpoints(ManualClock clock, TestMongo mongo) {
+        clock.advance(Duration.ofSeconds(6));
+        long now = clock.now().toEpochMilli();
+        await().atMost(RecordingListener.WAIT).until(() -> mongo.database().getCollection(dev.materializer.core.MaterializerOptions.DEFAULT_CHECKPOINTS_COLLECTION)
+            .countDocuments(Filters.and(Filters.eq("kind", "stream"), Filters.gte("at", new java.util.Date(now)))) > 0);
+    }
+
+    private static String ownedBy(String owner, String... live) {
+        for (String tenant : TENANTS) {
+            if (Rendezvous.owner(tenant, List.of(live)).equals(owner)) {
+                return tenant;
+            }
+        }
+        throw new AssertionError("no tenant of " + owner);
+    }
+
+    private static void awaitLive(EngineFixture instance, String... live) {
+        await().atMost(RecordingListener.WAIT)
+            .until(() -> EngineProbe.liveInstances(instance.engine).equals(java.util.Set.of(live)));
+    }
+}
