@@ -68,4 +68,15 @@ public interface Materializer extends AutoCloseable {
      *     {@link java.util.NoSuchElementException} for a view this instance does not know
      */
     CompletableFuture<PassReport> refresh(String partition, String id);
+
+    /**
+     * Compares one view's stored rows with a fresh run of its pipeline, writing nothing.
+     * @param partition the partition
+     * @param id the text of the view's {@code _id}
+     * @return what differs; completes exceptionally with {@link java.util.NoSuchElementException}
+     *     for a view this instance does not know
+     */
+    default CompletableFuture<VerifyReport> verify(String partition, String id) {
+        return CompletableFuture.failedFuture(new UnsupportedOperationException("this materializer cannot verify views"));
+    }
 }

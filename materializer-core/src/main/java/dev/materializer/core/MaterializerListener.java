@@ -61,4 +61,15 @@ public interface MaterializerListener {
      */
     default void onStateChanged(EngineState state, @Nullable String reason) {
     }
+
+    /**
+     * The reconciler compared a view with a fresh run of its pipeline (and rewrote it when they
+     * differed).
+     * @param view the view
+     * @param report what the comparison found
+     * @param drift whether the difference was drift: found while the view's partition had no work
+     *     pending, so no pass would have healed it
+     */
+    default void onReconciled(ViewKey view, VerifyReport report, boolean drift) {
+    }
 }

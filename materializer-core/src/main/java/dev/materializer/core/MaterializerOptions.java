@@ -40,6 +40,9 @@ import org.jspecify.annotations.Nullable;
  * @param partitionLease how long an instance counts as live without a heartbeat; partitions of an
  *     instance silent this long move to the others
  * @param maxConcurrentPasses how many partitions may run passes at once in this instance
+ * @param reconcileInterval how often every view this instance owns is re-run and compared with its
+ *     stored rows (the reconciler, a safety net that finds and heals drift); zero turns it off
+ * @param reconcileMaxPerSecond how many views the reconciler runs per second at most
  * @param storageSources sources whose ids start with their storage partition, with the mapping to
  *     the partition of the views
  * @param targetId how the stored {@code _id} of a row is built
@@ -50,7 +53,8 @@ import org.jspecify.annotations.Nullable;
 public record MaterializerOptions(String viewsCollection, String partitionField, String statusField,
         String checkpointsCollection, Duration debounce, Duration rewatch, Duration maxBackoff, Duration maxTime,
         int maxRows, int maxTransactionRows, Duration generationGrace, Duration passLease, Duration partitionLease,
-        int maxConcurrentPasses, Map<String, PartitionMapping> storageSources, TargetIdStrategy targetId,
+        int maxConcurrentPasses, Duration reconcileInterval, double reconcileMaxPerSecond,
+        Map<String, PartitionMapping> storageSources, TargetIdStrategy targetId,
         String instanceId, @Nullable EngineClock clock, MaterializerListener listener) {
 
     /** Default {@code viewsCollection}. */
@@ -95,6 +99,16 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
     /** Default {@code maxConcurrentPasses}. */
     public static final int DEFAULT_MAX_CONCURRENT_PASSES = 4;
 
+    /**
+     * Default {@code reconcileInterval}: on, and long. The reconciler is the evidence that views
+     * equal their pipelines and the repair when they do not; an in-sync view costs its pipeline and
+     * one read of its stored hashes, and writes no row, so a round every six hours is cheap.
+     */
+    public static final Duration DEFAULT_RECONCILE_INTERVAL = Duration.ofHours(6);
+
+    /** Default {@code reconcileMaxPerSecond}: a trickle beside the passes changes cause. */
+    public static final double DEFAULT_RECONCILE_MAX_PER_SECOND = 2.0;
+
     /** The largest {@code maxRows}: a pass keeps the key of each row in memory. */
     public static final int MAX_ROWS_LIMIT = 10_000_000;
 
@@ -123,6 +137,11 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         requireRange("passLease", passLease, Duration.ofSeconds(1), Duration.ofHours(24));
         requireRange("partitionLease", partitionLease, Duration.ofSeconds(1), Duration.ofHours(1));
         requireRange("maxConcurrentPasses", maxConcurrentPasses, 1, 256);
+        requireRange("reconcileInterval", reconcileInterval, Duration.ZERO, Duration.ofDays(30));
+        if (!(reconcileMaxPerSecond >= 0.01 && reconcileMaxPerSecond <= 1000)) {
+            throw new IllegalArgumentException("reconcileMaxPerSecond must be between 0.01 and 1000, was "
+                    + reconcileMaxPerSecond);
+        }
         Objects.requireNonNull(storageSources, "storageSources must not be null");
         storageSources.forEach((source, mapping) -> {
             requireName("storageSources key", source);
@@ -163,6 +182,8 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         builder.passLease = passLease;
         builder.partitionLease = partitionLease;
         builder.maxConcurrentPasses = maxConcurrentPasses;
+        builder.reconcileInterval = reconcileInterval;
+        builder.reconcileMaxPerSecond = reconcileMaxPerSecond;
         builder.storageSources = new LinkedHashMap<>(storageSources);
         builder.targetId = targetId;
         builder.instanceId = instanceId;
@@ -230,6 +251,10 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         private Duration partitionLease = DEFAULT_PARTITION_LEASE;
 
         private int maxConcurrentPasses = DEFAULT_MAX_CONCURRENT_PASSES;
+
+        private Duration reconcileInterval = DEFAULT_RECONCILE_INTERVAL;
+
+        private double reconcileMaxPerSecond = DEFAULT_RECONCILE_MAX_PER_SECOND;
 
         private Map<String, PartitionMapping> storageSources = new LinkedHashMap<>();
 
@@ -344,6 +369,22 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         }
 
         /**
+         * @param value how often every owned view is re-run and compared with its rows; zero turns the
+         *     reconciler off
+         * @return this builder
+         */
+        public Builder reconcileInterval(Duration value) {
+            this.reconcileInterval = value;
+            return this;
+        }
+
+        /** @param value how many views the reconciler runs per second at most @return this builder */
+        public Builder reconcileMaxPerSecond(double value) {
+            this.reconcileMaxPerSecond = value;
+            return this;
+        }
+
+        /**
          * Declares a storage source.
          * @param source the source collection
          * @param mapping from the storage partition in the id to the partition of the views
@@ -386,7 +427,8 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         public MaterializerOptions build() {
             return new MaterializerOptions(viewsCollection, partitionField, statusField, checkpointsCollection,
                     debounce, rewatch, maxBackoff, maxTime, maxRows, maxTransactionRows, generationGrace, passLease,
-                    partitionLease, maxConcurrentPasses, storageSources, targetId, instanceId, clock, listener);
+                    partitionLease, maxConcurrentPasses, reconcileInterval, reconcileMaxPerSecond, storageSources,
+                    targetId, instanceId, clock, listener);
         }
     }
 }

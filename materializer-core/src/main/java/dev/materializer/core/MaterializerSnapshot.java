@@ -3,6 +3,7 @@ package dev.materializer.core;
 import java.time.Duration;
 import java.util.List;
 
+import dev.materializer.core.reconcile.Reconciler;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,12 +16,28 @@ import org.jspecify.annotations.Nullable;
  * @param lag how far the last event was behind the server's time, when known
  * @param transactions whether the deployment offers transactions (the writer chosen)
  * @param views every view this instance knows
+ * @param reconcile how far the reconciler's round is
  */
 public record MaterializerSnapshot(EngineState state, @Nullable String reason, int openStreams, int passesInFlight,
-        @Nullable Duration lag, boolean transactions, List<ViewSnapshot> views) {
+        @Nullable Duration lag, boolean transactions, List<ViewSnapshot> views, Reconciler.Progress reconcile) {
 
     /** Copies the views so the record stays immutable. */
     public MaterializerSnapshot {
         views = List.copyOf(views);
+    }
+
+    /**
+     * A snapshot without a reconciler round.
+     * @param state what the engine does
+     * @param reason why it is not running, when it is not
+     * @param openStreams change streams open now
+     * @param passesInFlight passes running or queued now
+     * @param lag how far the last event was behind the server's time, when known
+     * @param transactions whether the deployment offers transactions
+     * @param views every view this instance knows
+     */
+    public MaterializerSnapshot(EngineState state, @Nullable String reason, int openStreams, int passesInFlight,
+            @Nullable Duration lag, boolean transactions, List<ViewSnapshot> views) {
+        this(state, reason, openStreams, passesInFlight, lag, transactions, views, Reconciler.Progress.NONE);
     }
 }

@@ -48,6 +48,11 @@ final class SafeListener implements MaterializerListener {
         guard("onStateChanged", () -> delegate.onStateChanged(state, reason));
     }
 
+    @Override
+    public void onReconciled(ViewKey view, VerifyReport report, boolean drift) {
+        guard("onReconciled", () -> delegate.onReconciled(view, report, drift));
+    }
+
     private static void guard(String method, Runnable call) {
         try {
             call.run();

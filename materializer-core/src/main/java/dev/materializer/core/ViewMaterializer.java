@@ -12,6 +12,7 @@ import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.hash.RowHasher;
 import dev.materializer.core.pass.PartitionLanes;
 import dev.materializer.core.pass.PassScheduler;
+import dev.materializer.core.reconcile.Reconciler;
 import dev.materializer.core.routing.PartitionRouter;
 import dev.materializer.core.server.CapabilityDetector;
 import dev.materializer.core.server.ClockSkew;
@@ -82,6 +83,8 @@ public final class ViewMaterializer implements Materializer {
 
     private final PartitionOwnership ownership;
 
+    private final Reconciler reconciler;
+
     private final Object lifecycle = new Object();
 
     private volatile EngineState state = EngineState.NEW;
@@ -131,6 +134,9 @@ public final class ViewMaterializer implements Materializer {
                 new CheckpointStore(this.database, options.checkpointsCollection(), options.instanceId(),
                         ownership::liveInstances),
                 clock, options, listener, status, ownership::owns, ownership::liveInstances);
+        this.reconciler = new Reconciler(clock, options.reconcileInterval(), options.reconcileMaxPerSecond(),
+                new Reconciliation(registry, passes, scheduler, lanes, status, clock, listener, ownership::owns,
+                        () -> runner));
         this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler);
     }
 
@@ -187,6 +193,7 @@ public final class ViewMaterializer implements Materializer {
             // The source streams are open: the others may hand partitions over now.
             ownership.ready();
             ownership.start();
+            reconciler.start();
             synchronized (lifecycle) {
                 if (state == EngineState.STARTING || state == EngineState.RETRYING) {
                     failedStarts = 0;
@@ -277,6 +284,7 @@ public final class ViewMaterializer implements Materializer {
             }
         }
         quietly("stop intake", this::stopIntake);
+        quietly("stop the reconciler", reconciler::close);
         // Leaving first lets the others take this instance's partitions at their next beat.
         quietly("leave", ownership::close);
         quietly("close the views stream", this::closeViewsStream);
@@ -318,6 +326,7 @@ public final class ViewMaterializer implements Materializer {
                 retry.cancel();
             }
         }
+        reconciler.close();
         ownership.stopBeating();
         closeViewsStream();
         feed.abandon();
@@ -354,7 +363,7 @@ public final class ViewMaterializer implements Materializer {
             why = closed.isEmpty() ? null : "change streams reopening: " + String.join(", ", closed);
         }
         return new MaterializerSnapshot(now, why, open, lanes.inFlight(), feed.lag(), transactions,
-                registry.snapshot());
+                registry.snapshot(), reconciler.progress());
     }
 
     @Override
@@ -373,6 +382,21 @@ public final class ViewMaterializer implements Materializer {
             scheduler.retry(partition, refreshed.retries());
             return refreshed.report();
         });
+    }
+
+    @Override
+    public CompletableFuture<VerifyReport> verify(String partition, String id) {
+        ViewDefinition view = registry.find(partition, id);
+        if (view == null) {
+            return CompletableFuture.failedFuture(
+                    new NoSuchElementException("no view '" + id + "' in partition '" + partition + "'"));
+        }
+        ViewRunner current = runner;
+        if (state != EngineState.RUNNING || current == null) {
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException("the materializer is not running (" + state + ")"));
+        }
+        return lanes.submit(partition, () -> current.verify(view, false));
     }
 
     /** Which partitions this instance runs; for tests of several instances. */

@@ -190,6 +190,16 @@ final class ViewRegistry {
         entry.lastMode = report.mode();
     }
 
+    /** Records a reconcile run, and the rows of drift it found (0 when in sync). */
+    synchronized void recordReconcile(ViewKey key, Instant at, long driftRows) {
+        Entry entry = byId.get(key.id());
+        if (entry == null || !entry.view.partition().equals(key.partition())) {
+            return;
+        }
+        entry.lastReconciled = at;
+        entry.driftRows += driftRows;
+    }
+
     synchronized @Nullable ObjectId generation(ViewKey key) {
         Entry entry = byId.get(key.id());
         return entry == null ? null : entry.generation;
@@ -208,7 +218,8 @@ final class ViewRegistry {
             ViewDefinition view = entry.view;
             views.add(new ViewSnapshot(view.partition(), view.key().id(), entry.state.value(), view.collections(),
                     view.targetCollection(), entry.generation == null ? null : entry.generation.toHexString(),
-                    entry.lastRun, entry.lastError, entry.lastOutcome, entry.lastMode));
+                    entry.lastRun, entry.lastError, entry.lastOutcome, entry.lastMode, entry.lastReconciled,
+                    entry.driftRows));
         }
         for (InvalidView view : invalid.values()) {
             views.add(new ViewSnapshot(view.partition() == null ? "" : view.partition(), view.id(), RunState.ERRORED.value(),
@@ -257,6 +268,10 @@ final class ViewRegistry {
         private @Nullable PassOutcome lastOutcome;
 
         private @Nullable WriteMode lastMode;
+
+        private @Nullable Instant lastReconciled;
+
+        private long driftRows;
 
         Entry(ViewDefinition view, @Nullable ObjectId generation, String partitionField) {
             this.view = view;

@@ -18,13 +18,35 @@ import org.jspecify.annotations.Nullable;
  * @param lastError why it is errored
  * @param lastOutcome how its last pass ended
  * @param lastMode how its last pass wrote
+ * @param lastReconciled when the reconciler last compared it with its pipeline here
+ * @param driftRows rows of drift the reconciler found and healed here since this instance started
  */
 public record ViewSnapshot(String partition, String id, String state, List<String> sources, String target,
         @Nullable String generation, @Nullable Instant lastRun, @Nullable String lastError,
-        @Nullable PassOutcome lastOutcome, @Nullable WriteMode lastMode) {
+        @Nullable PassOutcome lastOutcome, @Nullable WriteMode lastMode, @Nullable Instant lastReconciled,
+        long driftRows) {
 
     /** Copies the sources so the record stays immutable. */
     public ViewSnapshot {
         sources = List.copyOf(sources);
+    }
+
+    /**
+     * A view the reconciler has not checked.
+     * @param partition the partition of the view
+     * @param id the text of the view's {@code _id}
+     * @param state its state
+     * @param sources the source collections
+     * @param target the target collection
+     * @param generation the hex of the current generation
+     * @param lastRun when it last ran here
+     * @param lastError why it is errored
+     * @param lastOutcome how its last pass ended
+     * @param lastMode how its last pass wrote
+     */
+    public ViewSnapshot(String partition, String id, String state, List<String> sources, String target,
+            @Nullable String generation, @Nullable Instant lastRun, @Nullable String lastError,
+            @Nullable PassOutcome lastOutcome, @Nullable WriteMode lastMode) {
+        this(partition, id, state, sources, target, generation, lastRun, lastError, lastOutcome, lastMode, null, 0);
     }
 }

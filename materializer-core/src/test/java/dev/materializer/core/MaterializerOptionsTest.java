@@ -41,6 +41,8 @@ class MaterializerOptionsTest {
         assertThat(options.maxBackoff()).isEqualTo(Duration.ofSeconds(30));
         assertThat(options.partitionLease()).isEqualTo(Duration.ofSeconds(30));
         assertThat(options.maxConcurrentPasses()).isEqualTo(4);
+        assertThat(options.reconcileInterval()).isEqualTo(Duration.ofHours(6));
+        assertThat(options.reconcileMaxPerSecond()).isEqualTo(2.0);
         assertThat(options.storageSources()).isEmpty();
         assertThat(options.targetId()).isSameAs(PartitionTargetId.INSTANCE);
         assertThat(options.instanceId()).isNotBlank();
@@ -123,7 +125,9 @@ class MaterializerOptionsTest {
                 valid("passLease 1 s", builder -> builder.passLease(Duration.ofSeconds(1))),
                 valid("partitionLease 1 h", builder -> builder.partitionLease(Duration.ofHours(1))),
                 valid("maxConcurrentPasses 1", builder -> builder.maxConcurrentPasses(1)),
-                valid("maxConcurrentPasses 256", builder -> builder.maxConcurrentPasses(256)));
+                valid("maxConcurrentPasses 256", builder -> builder.maxConcurrentPasses(256)),
+                valid("the reconciler off", builder -> builder.reconcileInterval(Duration.ZERO)),
+                valid("reconcileMaxPerSecond 0.01", builder -> builder.reconcileMaxPerSecond(0.01)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -190,6 +194,12 @@ class MaterializerOptionsTest {
                         "maxConcurrentPasses must be between 1 and 256, was 0"),
                 invalid("a maxConcurrentPasses over 256", builder -> builder.maxConcurrentPasses(257),
                         "maxConcurrentPasses must be between 1 and 256, was 257"),
+                invalid("a negative reconcileInterval", builder -> builder.reconcileInterval(Duration.ofSeconds(-1)),
+                        "reconcileInterval must be between PT0S and PT720H, was PT-1S"),
+                invalid("a zero reconcileMaxPerSecond", builder -> builder.reconcileMaxPerSecond(0),
+                        "reconcileMaxPerSecond must be between 0.01 and 1000, was 0.0"),
+                invalid("a NaN reconcileMaxPerSecond", builder -> builder.reconcileMaxPerSecond(Double.NaN),
+                        "reconcileMaxPerSecond must be between 0.01 and 1000, was NaN"),
                 invalid("a blank instanceId", builder -> builder.instanceId(" "), "instanceId must be a non-blank text"),
                 invalid("a storage source with a dollar", builder -> builder.storageSource("a$", storage -> storage),
                         "storageSources key" + collection + "'a$'"));

@@ -73,6 +73,25 @@ public final class StatusStore {
     }
 
     /**
+     * Says in the status when the reconciler last checked the view, and — when it found drift —
+     * what differed ({@code reconcile: {at, drift: {at, missing, changed, extra}}}). The last drift
+     * stays until the next one.
+     * @param view the view
+     * @param at when (host time)
+     * @param drift what differed, when the check found drift
+     */
+    public void writeReconciled(ViewDefinition view, Instant at, dev.materializer.core.@Nullable VerifyReport drift) {
+        BsonDocument set = new BsonDocument(views.status("reconcile.at"), new BsonDateTime(at.toEpochMilli()));
+        if (drift != null) {
+            set.append(views.status("reconcile.drift"), new BsonDocument("at", new BsonDateTime(at.toEpochMilli()))
+                .append("missing", new org.bson.BsonInt64(drift.missing()))
+                .append("changed", new org.bson.BsonInt64(drift.changed()))
+                .append("extra", new org.bson.BsonInt64(drift.extra())));
+        }
+        views.collection().updateOne(views.filter(view), new BsonDocument("$set", set));
+    }
+
+    /**
      * Writes the status of a view document that cannot run.
      * @param id the {@code _id} of the view document
      * @param partition its partition, when the document names one

@@ -9,6 +9,7 @@ import com.mongodb.client.MongoDatabase;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
+import dev.materializer.core.VerifyReport;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.hash.RowHasher;
@@ -51,6 +52,8 @@ public final class ViewRunner {
 
     private final GenerationFlip flip;
 
+    private final ViewVerifier verifier;
+
     /**
      * Creates a runner.
      * @param database the database of the views, sources and targets
@@ -69,6 +72,7 @@ public final class ViewRunner {
         this.sweeper = new GenerationSweeper(database, options);
         TargetRows rows = new TargetRows(options.partitionField(), options.targetId(), hasher);
         ResultReader reader = new ResultReader(database, options, guard, hasher, rows);
+        this.verifier = new ViewVerifier(database, statuses, reader, rows, hasher);
         ViewDocuments views = new ViewDocuments(database, options);
         GenerationFlip flip = new GenerationFlip(views);
         this.flip = flip;
@@ -122,6 +126,24 @@ public final class ViewRunner {
         catch (PassSupersededException ex) {
             log.debug("View {}: {}; a later pass follows", view.key(), ex.getMessage());
             return new PassReport(view.key(), mode, PassOutcome.SUPERSEDED, 0, 0, since(started), ex.getMessage());
+        }
+    }
+
+    /**
+     * Compares the view's stored rows with a fresh run of its pipeline.
+     * @param view the view
+     * @param markEditedRows whether to mark stored rows whose content was changed behind the
+     *     engine's back, so the next pass rewrites them (the only write it makes); false writes nothing
+     * @return what differs, or why the pipeline could not run
+     * @throws MongoException when the deployment fails
+     */
+    public VerifyReport verify(ViewDefinition view, boolean markEditedRows) {
+        long started = System.nanoTime();
+        try {
+            return verifier.verify(view, markEditedRows);
+        }
+        catch (ViewRunException ex) {
+            return new VerifyReport(view.key(), 0, 0, 0, 0, since(started), ex.getMessage());
         }
     }
 

@@ -1,0 +1,32 @@
+package dev.materializer.core;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SafeListenerTest {
+
+    @Test
+    void everyMethodOfTheListenerReachesTheDelegateAndAThrowStopsThere() throws Exception {
+        List<String> reached = new ArrayList<>();
+        MaterializerListener throwing = (MaterializerListener) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[] { MaterializerListener.class }, (proxy, method, args) -> {
+                    reached.add(method.getName());
+                    throw new IllegalStateException("a listener's bug");
+                });
+        SafeListener safe = new SafeListener(throwing);
+        List<String> declared = new ArrayList<>();
+        for (Method method : MaterializerListener.class.getDeclaredMethods()) {
+            if (method.isDefault()) {
+                declared.add(method.getName());
+                method.invoke(safe, new Object[method.getParameterCount()]);
+            }
+        }
+        assertThat(reached).as("a method SafeListener does not pass on is a silent hole").containsExactlyElementsOf(declared);
+    }
+}
