@@ -70,7 +70,8 @@ class RendezvousTest {
             String owner = Rendezvous.owner(p, live);
 
             assertThat(live).contains(owner);
-            assertThat(Rendezvous.owner(p, gen.shuffle(new ArrayList<>(live)))).isEqualTo(owner);
+            List<String> shuffled = gen.shuffle(new ArrayList<>(live));
+            assertThat(Rendezvous.owner(p, shuffled)).as("owner of %s among %s", p, shuffled).isEqualTo(owner);
         });
     }
 
@@ -86,7 +87,7 @@ class RendezvousTest {
                 if (!other.equals(owner)) {
                     Set<String> fewer = new TreeSet<>(live);
                     fewer.remove(other);
-                    assertThat(Rendezvous.owner(p, fewer)).isEqualTo(owner);
+                    assertThat(Rendezvous.owner(p, fewer)).as("owner of %s among %s", p, fewer).isEqualTo(owner);
                 }
             }
         });

@@ -47,9 +47,10 @@ class ScopeGuardPropertiesTest {
             Throwable thrown = catchThrowable(() -> guard.scope(pipeline, "p7", READABLE, GENERATIONS));
 
             if (mustBeRefused) {
-                assertThat(thrown).isInstanceOf(ScopeViolationException.class).hasMessageStartingWith("pipeline[");
+                assertThat(thrown).as("guarding %s", pipeline).isInstanceOf(ScopeViolationException.class)
+                        .hasMessageStartingWith("pipeline[");
             } else {
-                assertThat(thrown).isNull();
+                assertThat(thrown).as("guarding %s", pipeline).isNull();
             }
             assertThat(pipeline).isEqualTo(before);
         });
@@ -73,7 +74,7 @@ class ScopeGuardPropertiesTest {
 
             List<BsonDocument> guarded = guard.scope(pipeline, "p7", READABLE, GENERATIONS);
 
-            assertThat(GuardedPipelineChecker.problems(guarded, SCOPE, READABLE)).isEmpty();
+            assertThat(GuardedPipelineChecker.problems(guarded, SCOPE, READABLE)).as("guarding %s", pipeline).isEmpty();
         });
     }
 
@@ -107,6 +108,7 @@ class ScopeGuardPropertiesTest {
             List<BsonDocument> violating = Placed.draw(gen).pipeline();
 
             assertThat(catchThrowable(() -> guard.scope(violating, "p7", READABLE, GENERATIONS)))
+                    .as("guarding %s", violating)
                     .isInstanceOf(ScopeViolationException.class).hasMessageStartingWith("pipeline[");
         });
     }

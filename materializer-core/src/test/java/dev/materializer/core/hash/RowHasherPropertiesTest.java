@@ -28,7 +28,8 @@ class RowHasherPropertiesTest {
             BsonDocument row = row(gen);
             BsonDocument shuffled = BsonSamples.shuffled(row, gen).asDocument();
 
-            assertThat(hasher.hash(shuffled)).isEqualTo(hasher.hash(row));
+            assertThat(hasher.hash(shuffled)).as("hash of %s shuffled to %s", row, shuffled)
+                .isEqualTo(hasher.hash(row));
         });
     }
 
@@ -37,7 +38,7 @@ class RowHasherPropertiesTest {
         Seeds.check(CASES, gen -> {
             BsonDocument row = row(gen);
 
-            assertThat(hasher.hash(row.clone())).isEqualTo(hasher.hash(row));
+            assertThat(hasher.hash(row.clone())).as("hash of a copy of %s", row).isEqualTo(hasher.hash(row));
         });
     }
 
@@ -49,7 +50,8 @@ class RowHasherPropertiesTest {
 
             replaceAnyValue(changed, gen);
 
-            assertThat(hasher.hash(changed)).isNotEqualTo(hasher.hash(row));
+            assertThat(hasher.hash(changed)).as("hash of %s changed to %s", row, changed)
+                .isNotEqualTo(hasher.hash(row));
         });
     }
 
@@ -63,7 +65,7 @@ class RowHasherPropertiesTest {
 
             target.append(key, BsonSamples.leaf(gen));
 
-            assertThat(hasher.hash(changed)).isNotEqualTo(hasher.hash(row));
+            assertThat(hasher.hash(changed)).as("hash of %s grown to %s", row, changed).isNotEqualTo(hasher.hash(row));
         });
     }
 
@@ -76,7 +78,8 @@ class RowHasherPropertiesTest {
             BsonDocument renamed = new BsonDocument();
             row.forEach((key, value) -> renamed.append(key.equals(oldKey) ? newKey : key, value));
 
-            assertThat(hasher.hash(renamed)).isNotEqualTo(hasher.hash(row));
+            assertThat(hasher.hash(renamed)).as("hash of %s renamed to %s", row, renamed)
+                .isNotEqualTo(hasher.hash(row));
         });
     }
 
@@ -85,7 +88,7 @@ class RowHasherPropertiesTest {
         Seeds.check(CASES, gen -> {
             BsonDocument id = row(gen);
 
-            assertThat(hasher.idKey(id.clone())).isEqualTo(hasher.idKey(id));
+            assertThat(hasher.idKey(id.clone())).as("id key of a copy of %s", id).isEqualTo(hasher.idKey(id));
         });
     }
 
@@ -97,7 +100,8 @@ class RowHasherPropertiesTest {
 
             replaceAnyValue(changed, gen);
 
-            assertThat(hasher.idKey(changed)).isNotEqualTo(hasher.idKey(id));
+            assertThat(hasher.idKey(changed)).as("id key of %s changed to %s", id, changed)
+                .isNotEqualTo(hasher.idKey(id));
         });
     }
 
@@ -109,7 +113,8 @@ class RowHasherPropertiesTest {
             BsonDocument shuffled = gen.until(() -> BsonSamples.shuffled(id, gen).asDocument(),
                 candidate -> !List.copyOf(candidate.keySet()).equals(List.copyOf(id.keySet())));
 
-            assertThat(hasher.idKey(shuffled)).isNotEqualTo(hasher.idKey(id));
+            assertThat(hasher.idKey(shuffled)).as("id key of %s reordered to %s", id, shuffled)
+                .isNotEqualTo(hasher.idKey(id));
         });
     }
 
