@@ -2,16 +2,14 @@ package dev.materializer.core.cluster;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import dev.materializer.core.testing.Gen;
+import dev.materializer.core.testing.Seeds;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -63,61 +61,73 @@ class RendezvousTest {
         assertThat(counts.values()).allSatisfy(count -> assertThat(count).isBetween(150, 350));
     }
 
-    @Property(tries = 200)
-    void exactlyOneLiveInstanceOwnsAPartition(@ForAll("instances") Set<String> live, @ForAll("partition") String p) {
-        String owner = Rendezvous.owner(p, live);
+    @Test
+    void exactlyOneLiveInstanceOwnsAPartition() {
+        Seeds.check(200, gen -> {
+            Set<String> live = instances(gen, 1);
+            String p = partition(gen);
 
-        assertThat(live).contains(owner);
-        assertThat(Rendezvous.owner(p, new ArrayList<>(live))).isEqualTo(owner);
+            String owner = Rendezvous.owner(p, live);
+
+            assertThat(live).contains(owner);
+            List<String> shuffled = gen.shuffle(new ArrayList<>(live));
+            assertThat(Rendezvous.owner(p, shuffled)).as("owner of %s among %s", p, shuffled).isEqualTo(owner);
+        });
     }
 
-    @Property(tries = 200)
-    void removingAnInstanceThatDoesNotOwnAPartitionLeavesItsOwner(@ForAll("instances") Set<String> live,
-            @ForAll("partition") String p) {
-        String owner = Rendezvous.owner(p, live);
-        for (String other : live) {
-            if (!other.equals(owner)) {
-                Set<String> fewer = new TreeSet<>(live);
-                fewer.remove(other);
-                assertThat(Rendezvous.owner(p, fewer)).isEqualTo(owner);
+    @Test
+    void removingAnInstanceThatDoesNotOwnAPartitionLeavesItsOwner() {
+        Seeds.check(200, gen -> {
+            Set<String> live = instances(gen, 1);
+            String p = partition(gen);
+
+            String owner = Rendezvous.owner(p, live);
+
+            for (String other : live) {
+                if (!other.equals(owner)) {
+                    Set<String> fewer = new TreeSet<>(live);
+                    fewer.remove(other);
+                    assertThat(Rendezvous.owner(p, fewer)).as("owner of %s among %s", p, fewer).isEqualTo(owner);
+                }
             }
-        }
+        });
     }
 
-    @Property(tries = 100)
-    void removingAnOwnerMovesOnlyItsPartitions(@ForAll("instances") Set<String> live,
-            @ForAll("partitions") List<String> partitions) {
-        String leaving = live.iterator().next();
-        Set<String> rest = new TreeSet<>(live);
-        rest.remove(leaving);
-        if (rest.isEmpty()) {
-            return;
-        }
-        for (String p : partitions) {
-            String before = Rendezvous.owner(p, live);
-            String after = Rendezvous.owner(p, rest);
-            if (!before.equals(leaving)) {
-                assertThat(after).as("partition %s stays with %s", p, before).isEqualTo(before);
+    @Test
+    void removingAnOwnerMovesOnlyItsPartitions() {
+        Seeds.check(100, gen -> {
+            // Two instances at least, so that one can leave and another take over.
+            Set<String> live = instances(gen, 2);
+            List<String> partitions = gen.listOf(1, 50, () -> partition(gen));
+            String leaving = gen.oneOf(List.copyOf(live));
+            Set<String> rest = new TreeSet<>(live);
+            rest.remove(leaving);
+
+            for (String p : partitions) {
+                String before = Rendezvous.owner(p, live);
+                String after = Rendezvous.owner(p, rest);
+                if (!before.equals(leaving)) {
+                    assertThat(after).as("partition %s stays with %s", p, before).isEqualTo(before);
+                }
+                else {
+                    assertThat(rest).contains(after);
+                }
             }
-            else {
-                assertThat(rest).contains(after);
-            }
+        });
+    }
+
+    /** From {@code minSize} to 8 instance ids of letters and digits. */
+    private static Set<String> instances(Gen gen, int minSize) {
+        int size = gen.between(minSize, 8);
+        Set<String> instances = new LinkedHashSet<>();
+        while (instances.size() < size) {
+            instances.add(gen.string(1, 12, "abcdefghijklmnopqrstuvwxyz0123456789"));
         }
+        return instances;
     }
 
-    @Provide
-    Arbitrary<Set<String>> instances() {
-        return Arbitraries.strings().withCharRange('a', 'z').numeric().ofMinLength(1).ofMaxLength(12).set()
-            .ofMinSize(1).ofMaxSize(8);
-    }
-
-    @Provide
-    Arbitrary<String> partition() {
-        return Arbitraries.strings().ofMinLength(0).ofMaxLength(20);
-    }
-
-    @Provide
-    Arbitrary<List<String>> partitions() {
-        return partition().list().ofMinSize(1).ofMaxSize(50);
+    /** A partition name of any chars, empty included. */
+    private static String partition(Gen gen) {
+        return gen.text(0, 20);
     }
 }

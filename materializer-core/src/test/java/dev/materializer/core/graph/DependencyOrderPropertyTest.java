@@ -6,21 +6,17 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.Set;
 
+import dev.materializer.core.testing.Gen;
+import dev.materializer.core.testing.Seeds;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewKey;
 import dev.materializer.core.view.Views;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.statistics.Statistics;
+import org.junit.jupiter.api.Test;
 
 /**
  * Properties of {@link DependencyOrder} over random graphs of views: view {@code i} writes
@@ -29,106 +25,117 @@ import net.jqwik.api.statistics.Statistics;
  */
 class DependencyOrderPropertyTest {
 
-    @Property(tries = 300)
-    void inAGraphWithoutCyclesEveryViewRunsAfterTheViewsItReads(@ForAll("acyclic") List<ViewDefinition> views) {
-        DependencyOrder order = DependencyOrder.of(views);
+    private static final int CASES = 300;
 
-        assertThat(order.cyclic()).isEmpty();
-        assertThat(order.sorted()).containsExactlyInAnyOrderElementsOf(views);
-        List<ViewKey> positions = order.sorted().stream().map(ViewDefinition::key).toList();
-        upstreams(views).forEach((reader, writers) -> writers
-            .forEach(writer -> assertThat(positions.indexOf(writer)).isLessThan(positions.indexOf(reader))));
-    }
+    @Test
+    void inAGraphWithoutCyclesEveryViewRunsAfterTheViewsItReads() {
+        Seeds.check(CASES, gen -> {
+            List<ViewDefinition> views = graph(gen, true);
+            DependencyOrder order = DependencyOrder.of(views);
 
-    @Property(tries = 300)
-    void eachViewPlacedIsTheSmallestIdAmongTheViewsThenReady(@ForAll("acyclic") List<ViewDefinition> views) {
-        Map<ViewKey, Set<ViewKey>> upstreams = upstreams(views);
-        Set<ViewKey> placed = new HashSet<>();
-
-        for (ViewDefinition view : DependencyOrder.of(views).sorted()) {
-            String smallestReady = views.stream()
-                .filter(candidate -> !placed.contains(candidate.key()))
-                .filter(candidate -> placed.containsAll(upstreams.get(candidate.key())))
-                .map(candidate -> candidate.key().id())
-                .min(String::compareTo)
-                .orElseThrow();
-            assertThat(view.key().id()).isEqualTo(smallestReady);
-            placed.add(view.key());
-        }
-    }
-
-    @Property(tries = 300)
-    void inAnyGraphExactlyTheViewsOnOrBelowACycleAreLeftOut(@ForAll("anyGraph") List<ViewDefinition> views) {
-        DependencyOrder order = DependencyOrder.of(views);
-        Map<ViewKey, Set<ViewKey>> upstreams = upstreams(views);
-        List<ViewKey> positions = order.sorted().stream().map(ViewDefinition::key).toList();
-
-        Set<ViewKey> all = new HashSet<>(positions);
-        all.addAll(order.cyclic());
-        assertThat(all).hasSize(views.size()).isEqualTo(keys(views));
-        assertThat(positions).doesNotHaveDuplicates();
-        assertThat(Collections.disjoint(positions, order.cyclic())).as("sorted and cyclic views are apart").isTrue();
-        // A sorted view depends only on views sorted before it...
-        Map<ViewKey, Integer> position = new HashMap<>();
-        positions.forEach(key -> position.put(key, position.size()));
-        for (ViewKey reader : positions) {
-            for (ViewKey writer : upstreams.get(reader)) {
-                assertThat(position.getOrDefault(writer, Integer.MAX_VALUE)).as("%s before %s", writer, reader)
-                    .isLessThan(position.get(reader));
-            }
-        }
-        // ...and a view left out waits on another view left out, so following them leads into a cycle
-        for (ViewKey left : order.cyclic()) {
-            assertThat(upstreams.get(left)).containsAnyElementsOf(order.cyclic());
-        }
-        // The generator must give both kinds of graph, or the property proves little
-        Statistics.collect(order.cyclic().isEmpty() ? "no cycle" : "cycle");
-        Statistics.coverage(coverage -> {
-            coverage.check("cycle").percentage(percent -> percent > 20);
-            coverage.check("no cycle").percentage(percent -> percent > 20);
+            assertThat(order.cyclic()).isEmpty();
+            assertThat(order.sorted()).containsExactlyInAnyOrderElementsOf(views);
+            List<ViewKey> positions = order.sorted().stream().map(ViewDefinition::key).toList();
+            upstreams(views).forEach((reader, writers) -> writers
+                .forEach(writer -> assertThat(positions.indexOf(writer)).isLessThan(positions.indexOf(reader))));
         });
     }
 
-    @Property(tries = 300)
-    void theInputOrderDoesNotChangeTheOutput(@ForAll("anyGraph") List<ViewDefinition> views, @ForAll long seed) {
-        List<ViewDefinition> shuffled = new ArrayList<>(views);
-        Collections.shuffle(shuffled, new Random(seed));
+    @Test
+    void eachViewPlacedIsTheSmallestIdAmongTheViewsThenReady() {
+        Seeds.check(CASES, gen -> {
+            List<ViewDefinition> views = graph(gen, true);
+            Map<ViewKey, Set<ViewKey>> upstreams = upstreams(views);
+            Set<ViewKey> placed = new HashSet<>();
 
-        assertThat(DependencyOrder.of(shuffled)).isEqualTo(DependencyOrder.of(views));
+            for (ViewDefinition view : DependencyOrder.of(views).sorted()) {
+                String smallestReady = views.stream()
+                    .filter(candidate -> !placed.contains(candidate.key()))
+                    .filter(candidate -> placed.containsAll(upstreams.get(candidate.key())))
+                    .map(candidate -> candidate.key().id())
+                    .min(String::compareTo)
+                    .orElseThrow();
+                assertThat(view.key().id()).isEqualTo(smallestReady);
+                placed.add(view.key());
+            }
+        });
     }
 
-    @Provide
-    Arbitrary<List<ViewDefinition>> acyclic() {
-        return graphs(true);
-    }
+    @Test
+    void inAnyGraphExactlyTheViewsOnOrBelowACycleAreLeftOut() {
+        Seeds.check(CASES, gen -> {
+            List<ViewDefinition> views = graph(gen, false);
+            DependencyOrder order = DependencyOrder.of(views);
+            Map<ViewKey, Set<ViewKey>> upstreams = upstreams(views);
+            List<ViewKey> positions = order.sorted().stream().map(ViewDefinition::key).toList();
 
-    @Provide
-    Arbitrary<List<ViewDefinition>> anyGraph() {
-        return graphs(false);
-    }
-
-    /** Graphs of up to 12 views; an acyclic graph has edges only from a lower index to a higher one. */
-    private static Arbitrary<List<ViewDefinition>> graphs(boolean acyclic) {
-        return Arbitraries.integers().between(0, 12).flatMap(size -> Combinators.combine(
-                Arbitraries.strings().withCharRange('a', 'e').ofMinLength(1).ofMaxLength(3).list().ofSize(size)
-                    .uniqueElements(),
-                Arbitraries.integers().between(0, 99).list().ofSize(size * size),
-                Arbitraries.integers().between(0, 60))
-            .as((ids, dice, density) -> {
-                List<ViewDefinition> views = new ArrayList<>();
-                for (int reader = 0; reader < size; reader++) {
-                    List<String> sources = new ArrayList<>(List.of("base" + reader));
-                    for (int writer = 0; writer < size; writer++) {
-                        boolean allowed = acyclic ? writer < reader : writer != reader;
-                        if (allowed && dice.get(writer * size + reader) < density) {
-                            sources.add("t" + writer);
-                        }
-                    }
-                    views.add(Views.view(ids.get(reader)).reads(sources.toArray(String[]::new)).writes("t" + reader)
-                        .definition());
+            Set<ViewKey> all = new HashSet<>(positions);
+            all.addAll(order.cyclic());
+            assertThat(all).hasSize(views.size()).isEqualTo(keys(views));
+            assertThat(positions).doesNotHaveDuplicates();
+            assertThat(Collections.disjoint(positions, order.cyclic())).as("sorted and cyclic views are apart").isTrue();
+            // A sorted view depends only on views sorted before it...
+            Map<ViewKey, Integer> position = new HashMap<>();
+            positions.forEach(key -> position.put(key, position.size()));
+            for (ViewKey reader : positions) {
+                for (ViewKey writer : upstreams.get(reader)) {
+                    assertThat(position.getOrDefault(writer, Integer.MAX_VALUE)).as("%s before %s", writer, reader)
+                        .isLessThan(position.get(reader));
                 }
-                return views;
-            }));
+            }
+            // ...and a view left out waits on another view left out, so following them leads into a cycle
+            for (ViewKey left : order.cyclic()) {
+                assertThat(upstreams.get(left)).containsAnyElementsOf(order.cyclic());
+            }
+        });
+    }
+
+    @Test
+    void theGraphsOfThePropertyAboveAreOfBothKinds() {
+        // Seed by seed the same graphs it draws: with too few of either kind it would prove little.
+        long all = Seeds.forCoverage(CASES).count();
+        long cyclic = Seeds.forCoverage(CASES)
+            .filter(seed -> !DependencyOrder.of(graph(new Gen(seed), false)).cyclic().isEmpty())
+            .count();
+
+        assertThat(100.0 * cyclic / all).as("percent of graphs with a cycle").isGreaterThan(20).isLessThan(80);
+    }
+
+    @Test
+    void theInputOrderDoesNotChangeTheOutput() {
+        Seeds.check(CASES, gen -> {
+            List<ViewDefinition> views = graph(gen, false);
+            List<ViewDefinition> shuffled = gen.shuffle(new ArrayList<>(views));
+
+            assertThat(DependencyOrder.of(shuffled)).isEqualTo(DependencyOrder.of(views));
+        });
+    }
+
+    /**
+     * A graph of up to 12 views with ids of up to 3 letters; each allowed edge is there with a chance
+     * drawn per graph, up to 60%. An acyclic graph has edges only from a lower index to a higher one.
+     */
+    private static List<ViewDefinition> graph(Gen gen, boolean acyclic) {
+        int size = gen.between(0, 12);
+        Set<String> ids = new LinkedHashSet<>();
+        while (ids.size() < size) {
+            ids.add(gen.string(1, 3, "abcde"));
+        }
+        List<String> idList = List.copyOf(ids);
+        int density = gen.between(0, 60);
+        List<ViewDefinition> views = new ArrayList<>();
+        for (int reader = 0; reader < size; reader++) {
+            List<String> sources = new ArrayList<>(List.of("base" + reader));
+            for (int writer = 0; writer < size; writer++) {
+                boolean allowed = acyclic ? writer < reader : writer != reader;
+                if (allowed && gen.between(0, 99) < density) {
+                    sources.add("t" + writer);
+                }
+            }
+            views.add(Views.view(idList.get(reader)).reads(sources.toArray(String[]::new)).writes("t" + reader)
+                .definition());
+        }
+        return views;
     }
 
     /** For each view, the views whose target it reads (itself excluded). */

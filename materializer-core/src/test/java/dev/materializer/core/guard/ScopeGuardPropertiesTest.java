@@ -5,23 +5,19 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
+import org.bson.BsonString;
 import org.bson.BsonValue;
 import org.bson.types.ObjectId;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Example;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.Tuple.Tuple2;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.statistics.Statistics;
+import dev.materializer.core.testing.Gen;
+import dev.materializer.core.testing.Seeds;
+import dev.materializer.core.testing.Weighted;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
 
 /**
  * Pipelines generated from a grammar of stages, nested up to three deep, reading collections from a
@@ -37,66 +33,96 @@ class ScopeGuardPropertiesTest {
     private static final BsonDocument SCOPE = BsonDocument.parse("{_part: 'p7', $or: [{_viewGen: {$exists: false}},"
             + " {_viewGen: {$in: [{$oid: '65b000000000000000000001'}, {$oid: '65b000000000000000000002'}]}}]}");
     private static final int DEPTH = 3;
+    private static final int CASES = 500;
 
     private final ScopeGuard guard = new ScopeGuard("_part");
 
-    @Property(tries = 500)
-    void aPipelineIsRefusedExactlyWhenItWritesOrReadsOutsideElseEveryReadIsScoped(
-            @ForAll("anyPipeline") List<BsonDocument> pipeline) {
-        boolean mustBeRefused = InputInspector.mustBeRefused(pipeline, READABLE);
-        List<BsonDocument> before = pipeline.stream().map(BsonDocument::clone).toList();
+    @Test
+    void aPipelineIsRefusedExactlyWhenItWritesOrReadsOutsideElseEveryReadIsScoped() {
+        Seeds.check(CASES, gen -> {
+            List<BsonDocument> pipeline = new Grammar(gen, true).topLevel();
+            boolean mustBeRefused = InputInspector.mustBeRefused(pipeline, READABLE);
+            List<BsonDocument> before = pipeline.stream().map(BsonDocument::clone).toList();
 
-        Throwable thrown = catchThrowable(() -> guard.scope(pipeline, "p7", READABLE, GENERATIONS));
+            Throwable thrown = catchThrowable(() -> guard.scope(pipeline, "p7", READABLE, GENERATIONS));
 
-        if (mustBeRefused) {
-            assertThat(thrown).isInstanceOf(ScopeViolationException.class).hasMessageStartingWith("pipeline[");
-        } else {
-            assertThat(thrown).isNull();
-        }
-        assertThat(pipeline).isEqualTo(before);
-        Statistics.label("outcome").collect(mustBeRefused ? "refused" : "scoped");
-        Statistics.label("outcome").coverage(coverage -> {
-            coverage.check("refused").percentage(p -> p >= 20);
-            coverage.check("scoped").percentage(p -> p >= 20);
+            if (mustBeRefused) {
+                assertThat(thrown).as("guarding %s", pipeline).isInstanceOf(ScopeViolationException.class)
+                        .hasMessageStartingWith("pipeline[");
+            } else {
+                assertThat(thrown).as("guarding %s", pipeline).isNull();
+            }
+            assertThat(pipeline).isEqualTo(before);
         });
     }
 
-    @Property(tries = 500)
-    void aGuardedPipelineReadsOnlyReadableCollectionsEachScopedAndNeverWrites(
-            @ForAll("readablePipeline") List<BsonDocument> pipeline) throws ScopeViolationException {
-        List<BsonDocument> guarded = guard.scope(pipeline, "p7", READABLE, GENERATIONS);
+    @Test
+    void thePipelinesOfThePropertyAboveAreRefusedInSomeCasesAndScopedInOthers() {
+        // Seed by seed the same pipelines it draws: with too few of either kind it would prove little.
+        long all = Seeds.forCoverage(CASES).count();
+        long refused = Seeds.forCoverage(CASES)
+                .filter(seed -> InputInspector.mustBeRefused(new Grammar(new Gen(seed), true).topLevel(), READABLE))
+                .count();
 
-        assertThat(GuardedPipelineChecker.problems(guarded, SCOPE, READABLE)).isEmpty();
-        Statistics.label("nesting").collect(nesting(pipeline));
-        Statistics.label("nesting").coverage(coverage -> coverage.check(DEPTH).percentage(p -> p >= 5));
+        assertThat(100.0 * refused / all).as("percent refused").isBetween(20.0, 80.0);
     }
 
-    @Property(tries = 500)
-    void theGuardAddsTheScopeAndChangesNothingElse(@ForAll("readablePipeline") List<BsonDocument> pipeline)
-            throws ScopeViolationException {
-        List<BsonDocument> guarded = guard.scope(pipeline, "p7", READABLE, GENERATIONS);
+    @Test
+    void aGuardedPipelineReadsOnlyReadableCollectionsEachScopedAndNeverWrites() {
+        Seeds.check(CASES, gen -> {
+            List<BsonDocument> pipeline = new Grammar(gen, false).topLevel();
 
-        ScopeStripper stripper = new ScopeStripper(SCOPE);
-        assertThat(stripper.strip(guarded)).isEqualTo(stripper.normalize(pipeline));
+            List<BsonDocument> guarded = guard.scope(pipeline, "p7", READABLE, GENERATIONS);
+
+            assertThat(GuardedPipelineChecker.problems(guarded, SCOPE, READABLE)).as("guarding %s", pipeline).isEmpty();
+        });
     }
 
-    @Property(tries = 500)
-    void aViolationPlacedAnywhereInAnAcceptedPipelineIsRefused(@ForAll("readablePipeline") List<BsonDocument> pipeline,
-            @ForAll("violation") BsonDocument violation, @ForAll @IntRange(max = 10_000) int where) {
-        List<BsonArray> pipelines = new ArrayList<>();
-        BsonArray top = new BsonArray(pipeline.stream().map(stage -> (BsonValue) stage.clone()).toList());
-        collectPipelines(top, pipelines);
-        BsonArray chosen = pipelines.get(where % pipelines.size());
-        chosen.add(where % (chosen.size() + 1), violation);
-        List<BsonDocument> violating = top.stream().map(BsonValue::asDocument).toList();
+    @Test
+    void someReadablePipelinesNestAsDeepAsTheGrammarAllows() {
+        // Seed by seed the pipelines the properties over readable pipelines draw: without deep ones,
+        // the scoping of nested reads would go unchecked.
+        long all = Seeds.forCoverage(CASES).count();
+        long deepest = Seeds.forCoverage(CASES)
+                .filter(seed -> nesting(new Grammar(new Gen(seed), false).topLevel()) == DEPTH)
+                .count();
 
-        assertThat(catchThrowable(() -> guard.scope(violating, "p7", READABLE, GENERATIONS)))
-                .isInstanceOf(ScopeViolationException.class).hasMessageStartingWith("pipeline[");
-        Statistics.label("placed in a sub-pipeline").collect(chosen != top);
-        Statistics.label("placed in a sub-pipeline").coverage(coverage -> coverage.check(true).percentage(p -> p >= 30));
+        assertThat(100.0 * deepest / all).as("percent nested %d deep", DEPTH).isGreaterThanOrEqualTo(5);
     }
 
-    @Example
+    @Test
+    void theGuardAddsTheScopeAndChangesNothingElse() {
+        Seeds.check(CASES, gen -> {
+            List<BsonDocument> pipeline = new Grammar(gen, false).topLevel();
+
+            List<BsonDocument> guarded = guard.scope(pipeline, "p7", READABLE, GENERATIONS);
+
+            ScopeStripper stripper = new ScopeStripper(SCOPE);
+            assertThat(stripper.strip(guarded)).isEqualTo(stripper.normalize(pipeline));
+        });
+    }
+
+    @Test
+    void aViolationPlacedAnywhereInAnAcceptedPipelineIsRefused() {
+        Seeds.check(CASES, gen -> {
+            List<BsonDocument> violating = Placed.draw(gen).pipeline();
+
+            assertThat(catchThrowable(() -> guard.scope(violating, "p7", READABLE, GENERATIONS)))
+                    .as("guarding %s", violating)
+                    .isInstanceOf(ScopeViolationException.class).hasMessageStartingWith("pipeline[");
+        });
+    }
+
+    @Test
+    void theViolationsOfThePropertyAboveAreOftenInSubPipelines() {
+        // Seed by seed the cases it draws: violations only at the top would leave nested ones unchecked.
+        long all = Seeds.forCoverage(CASES).count();
+        long nested = Seeds.forCoverage(CASES).filter(seed -> Placed.draw(new Gen(seed)).inSubPipeline()).count();
+
+        assertThat(100.0 * nested / all).as("percent placed in a sub-pipeline").isGreaterThanOrEqualTo(30);
+    }
+
+    @Test
     void theCheckerFindsAReadLeftUnscoped() throws ScopeViolationException {
         List<BsonDocument> guarded = guard.scope(List.of(BsonDocument.parse("{$lookup: {from: 'rates',"
                 + " pipeline: [{$unionWith: 'orders'}], as: 'r'}}")), "p7", READABLE, GENERATIONS);
@@ -108,7 +134,7 @@ class ScopeGuardPropertiesTest {
                 .hasSize(1);
     }
 
-    @Example
+    @Test
     void theCheckerFindsAWriteAndAnUnreadableCollection() {
         BsonDocument match = new BsonDocument("$match", SCOPE);
         assertThat(GuardedPipelineChecker.problems(List.of(match, BsonDocument.parse("{$facet: {f: [{$out: 'x'}]}}")),
@@ -117,26 +143,38 @@ class ScopeGuardPropertiesTest {
                 + " restrictSearchWithMatch: {$and: [{a: 1}, " + SCOPE.toJson() + "]}}}")), SCOPE, READABLE)).hasSize(1);
     }
 
-    @Provide
-    Arbitrary<BsonDocument> violation() {
-        Arbitrary<BsonDocument> unreadableRead = Arbitraries.of(UNREADABLE).flatMap(coll -> Arbitraries.of(
-                "{$lookup: {from: '" + coll + "', localField: 'k', foreignField: 'k', as: 'j'}}",
-                "{$lookup: {from: '" + coll + "', pipeline: [], as: 'j'}}",
-                "{$unionWith: '" + coll + "'}",
-                "{$unionWith: {coll: '" + coll + "', pipeline: [{$limit: 1}]}}",
-                "{$graphLookup: {from: '" + coll + "', startWith: '$a', connectFromField: 'a', connectToField: 'b',"
-                        + " as: 'g'}}").map(BsonDocument::parse));
-        return Arbitraries.oneOf(Grammar.refused(), unreadableRead);
-    }
+    /**
+     * An accepted pipeline with a violation put in any of its pipelines, its sub-pipelines included, at
+     * any place.
+     * @param pipeline the violating pipeline
+     * @param inSubPipeline whether the violation is in a sub-pipeline rather than at the top
+     */
+    private record Placed(List<BsonDocument> pipeline, boolean inSubPipeline) {
 
-    @Provide
-    Arbitrary<List<BsonDocument>> anyPipeline() {
-        return new Grammar(true).topLevel();
-    }
+        static Placed draw(Gen gen) {
+            BsonArray top = new BsonArray(new ArrayList<>(new Grammar(gen, false).topLevel()));
+            BsonDocument violation = violation(gen);
+            List<BsonArray> pipelines = new ArrayList<>();
+            collectPipelines(top, pipelines);
+            BsonArray chosen = gen.oneOf(pipelines);
+            chosen.add(gen.between(0, chosen.size()), violation);
+            return new Placed(top.stream().map(BsonValue::asDocument).toList(), chosen != top);
+        }
 
-    @Provide
-    Arbitrary<List<BsonDocument>> readablePipeline() {
-        return new Grammar(false).topLevel();
+        /** A stage refused wherever it is, or a read of a collection that is not readable. */
+        private static BsonDocument violation(Gen gen) {
+            if (gen.anyBoolean()) {
+                return Grammar.refused(gen);
+            }
+            String coll = gen.oneOf(UNREADABLE);
+            return BsonDocument.parse(gen.oneOf(
+                    "{$lookup: {from: '" + coll + "', localField: 'k', foreignField: 'k', as: 'j'}}",
+                    "{$lookup: {from: '" + coll + "', pipeline: [], as: 'j'}}",
+                    "{$unionWith: '" + coll + "'}",
+                    "{$unionWith: {coll: '" + coll + "', pipeline: [{$limit: 1}]}}",
+                    "{$graphLookup: {from: '" + coll + "', startWith: '$a', connectFromField: 'a', connectToField: 'b',"
+                            + " as: 'g'}}"));
+        }
     }
 
     /** Every pipeline in the stages, the stages themselves first. */
@@ -175,134 +213,134 @@ class ScopeGuardPropertiesTest {
     /** The stages a pipeline is made of; with violations, some stages are refused or read unreadable collections. */
     private static final class Grammar {
 
+        private static final Weighted<Integer> SIZES = new Weighted<Integer>().or(1, 0).or(2, 1).or(4, 2).or(8, 3);
+
+        private final Gen gen;
         private final boolean withViolations;
-        private final List<Arbitrary<BsonDocument>> stagesByDepth = new ArrayList<>();
 
-        Grammar(boolean withViolations) {
+        Grammar(Gen gen, boolean withViolations) {
+            this.gen = gen;
             this.withViolations = withViolations;
-            for (int depth = 0; depth <= DEPTH; depth++) {
-                stagesByDepth.add(stage(depth));
+        }
+
+        List<BsonDocument> topLevel() {
+            return readPipeline(DEPTH).stream().map(BsonValue::asDocument).toList();
+        }
+
+        /** A pipeline that reads a collection, led by $geoNear one time in six. */
+        private BsonArray readPipeline(int depth) {
+            BsonArray stages = pipeline(depth);
+            if (gen.oneIn(6)) {
+                stages.add(0, geoNear());
             }
+            return stages;
         }
 
-        Arbitrary<List<BsonDocument>> topLevel() {
-            return readPipeline(DEPTH).map(stages -> stages.stream().map(BsonValue::asDocument).toList());
+        /** Up to 3 stages, longer pipelines more often than shorter: most nesting needs several stages. */
+        private BsonArray pipeline(int depth) {
+            int size = SIZES.pick(gen);
+            BsonArray stages = new BsonArray(new ArrayList<>(size));
+            for (int i = 0; i < size; i++) {
+                stages.add(stage(depth));
+            }
+            return stages;
         }
 
-        /** A pipeline that reads a collection, sometimes led by $geoNear. */
-        private Arbitrary<BsonArray> readPipeline(int depth) {
-            Arbitrary<BsonArray> plain = pipeline(depth);
-            Arbitrary<BsonArray> geo = Combinators.combine(geoNear(), plain).as((first, rest) -> {
-                BsonArray stages = rest.clone();
-                stages.add(0, first);
-                return stages;
-            });
-            return Arbitraries.frequencyOf(Tuple.of(5, plain), Tuple.of(1, geo));
-        }
-
-        private Arbitrary<BsonArray> pipeline(int depth) {
-            return stagesByDepth.get(depth).list().ofMaxSize(3).map(stages -> new BsonArray(new ArrayList<>(stages)));
-        }
-
-        @SuppressWarnings("unchecked")
-        private Arbitrary<BsonDocument> stage(int depth) {
-            List<Tuple2<Integer, Arbitrary<BsonDocument>>> choices = new ArrayList<>();
-            choices.add(Tuple.of(12, leaf()));
-            choices.add(Tuple.of(2, lookupByFields()));
-            choices.add(Tuple.of(1, unionWithName()));
-            choices.add(Tuple.of(1, graphLookup()));
+        private BsonDocument stage(int depth) {
+            Weighted<Supplier<BsonDocument>> choices = new Weighted<Supplier<BsonDocument>>()
+                    .or(12, this::leaf)
+                    .or(2, this::lookupByFields)
+                    .or(1, this::unionWithName)
+                    .or(1, this::graphLookup);
             if (depth > 0) {
-                choices.add(Tuple.of(3, lookupByPipeline(depth - 1)));
-                choices.add(Tuple.of(2, unionWithDocument(depth - 1)));
-                choices.add(Tuple.of(2, facet(depth - 1)));
+                choices.or(3, () -> lookupByPipeline(depth - 1))
+                        .or(2, () -> unionWithDocument(depth - 1))
+                        .or(2, () -> facet(depth - 1));
             }
             if (withViolations) {
-                choices.add(Tuple.of(2, refused()));
+                choices.or(2, () -> refused(gen));
             }
-            return Arbitraries.frequencyOf(choices.toArray(Tuple2[]::new));
+            return choices.pick(gen).get();
         }
 
-        private Arbitrary<String> collection() {
-            Arbitrary<String> readable = Arbitraries.of(READABLE);
-            return withViolations ? Arbitraries.frequencyOf(Tuple.of(20, readable), Tuple.of(1, Arbitraries.of(UNREADABLE)))
-                    : readable;
+        /** A readable collection; with violations, an unreadable one time in 21. */
+        private String collection() {
+            return withViolations && gen.oneIn(21) ? gen.oneOf(UNREADABLE) : gen.oneOf(READABLE);
         }
 
-        private static Arbitrary<BsonDocument> leaf() {
-            Arbitrary<Integer> small = Arbitraries.integers().between(1, 9);
-            return Arbitraries.oneOf(
-                    small.map(k -> BsonDocument.parse("{$match: {k: " + k + "}}")),
-                    Arbitraries.of("a", "b.c").map(field -> BsonDocument.parse("{$project: {'" + field + "': 1}}")),
-                    Arbitraries.just(BsonDocument.parse("{$group: {_id: '$k', n: {$sum: 1}}}")),
-                    Arbitraries.of(1, -1).map(order -> BsonDocument.parse("{$sort: {a: " + order + "}}")),
-                    small.map(n -> BsonDocument.parse("{$limit: " + n + "}")));
+        private BsonDocument leaf() {
+            return BsonDocument.parse(switch (gen.between(0, 4)) {
+                case 0 -> "{$match: {k: " + gen.between(1, 9) + "}}";
+                case 1 -> "{$project: {'" + gen.oneOf("a", "b.c") + "': 1}}";
+                case 2 -> "{$group: {_id: '$k', n: {$sum: 1}}}";
+                case 3 -> "{$sort: {a: " + gen.oneOf(1, -1) + "}}";
+                default -> "{$limit: " + gen.between(1, 9) + "}";
+            });
         }
 
-        private static Arbitrary<BsonDocument> geoNear() {
-            return Arbitraries.integers().between(0, 3).map(kind -> BsonDocument.parse(kind == 0
+        private BsonDocument geoNear() {
+            int kind = gen.between(0, 3);
+            return BsonDocument.parse(kind == 0
                     ? "{$geoNear: {near: [0, 0], distanceField: 'dist'}}"
-                    : "{$geoNear: {near: [0, 0], distanceField: 'dist', query: {kind: " + kind + "}}}"));
+                    : "{$geoNear: {near: [0, 0], distanceField: 'dist', query: {kind: " + kind + "}}}");
         }
 
-        private Arbitrary<BsonDocument> lookupByFields() {
-            return collection().map(from -> BsonDocument.parse(
-                    "{$lookup: {from: '" + from + "', localField: 'k', foreignField: 'k', as: 'joined'}}"));
+        private BsonDocument lookupByFields() {
+            return BsonDocument.parse(
+                    "{$lookup: {from: '" + collection() + "', localField: 'k', foreignField: 'k', as: 'joined'}}");
         }
 
-        private Arbitrary<BsonDocument> lookupByPipeline(int depth) {
-            return Combinators.combine(collection(), readPipeline(depth), Arbitraries.of(true, false))
-                    .as((from, pipeline, byFieldsToo) -> {
-                        BsonDocument lookup = new BsonDocument("from", new org.bson.BsonString(from));
-                        if (byFieldsToo) {
-                            lookup.append("localField", new org.bson.BsonString("k"))
-                                    .append("foreignField", new org.bson.BsonString("k"));
-                        } else {
-                            lookup.append("let", BsonDocument.parse("{k: '$k'}"));
-                        }
-                        return new BsonDocument("$lookup",
-                                lookup.append("pipeline", pipeline).append("as", new org.bson.BsonString("joined")));
-                    });
+        private BsonDocument lookupByPipeline(int depth) {
+            BsonDocument lookup = new BsonDocument("from", new BsonString(collection()));
+            BsonArray pipeline = readPipeline(depth);
+            if (gen.anyBoolean()) {
+                lookup.append("localField", new BsonString("k")).append("foreignField", new BsonString("k"));
+            } else {
+                lookup.append("let", BsonDocument.parse("{k: '$k'}"));
+            }
+            lookup.append("pipeline", pipeline).append("as", new BsonString("joined"));
+            return new BsonDocument("$lookup", lookup);
         }
 
-        private Arbitrary<BsonDocument> unionWithName() {
-            return collection().map(coll -> new BsonDocument("$unionWith", new org.bson.BsonString(coll)));
+        private BsonDocument unionWithName() {
+            return new BsonDocument("$unionWith", new BsonString(collection()));
         }
 
-        private Arbitrary<BsonDocument> unionWithDocument(int depth) {
-            return Combinators.combine(collection(), readPipeline(depth).injectNull(0.2)).as((coll, pipeline) -> {
-                BsonDocument unionWith = new BsonDocument("coll", new org.bson.BsonString(coll));
-                if (pipeline != null) {
-                    unionWith.append("pipeline", pipeline);
-                }
-                return new BsonDocument("$unionWith", unionWith);
-            });
+        /** A $unionWith of a collection, with a pipeline four times in five. */
+        private BsonDocument unionWithDocument(int depth) {
+            BsonDocument unionWith = new BsonDocument("coll", new BsonString(collection()));
+            if (!gen.oneIn(5)) {
+                unionWith.append("pipeline", readPipeline(depth));
+            }
+            return new BsonDocument("$unionWith", unionWith);
         }
 
-        private Arbitrary<BsonDocument> graphLookup() {
-            return Combinators.combine(collection(), Arbitraries.of(true, false).injectNull(0.5)).as((from, active) ->
-                    BsonDocument.parse("{$graphLookup: {from: '" + from + "', startWith: '$ref', connectFromField: 'ref',"
-                            + " connectToField: '_id', as: 'chain'"
-                            + (active == null ? "" : ", restrictSearchWithMatch: {active: " + active + "}") + "}}"));
+        /** A $graphLookup, restricted by a match half the time. */
+        private BsonDocument graphLookup() {
+            String from = collection();
+            @Nullable Boolean active = gen.anyBoolean() ? null : gen.anyBoolean();
+            return BsonDocument.parse("{$graphLookup: {from: '" + from + "', startWith: '$ref',"
+                    + " connectFromField: 'ref', connectToField: '_id', as: 'chain'"
+                    + (active == null ? "" : ", restrictSearchWithMatch: {active: " + active + "}") + "}}");
         }
 
-        private Arbitrary<BsonDocument> facet(int depth) {
-            return pipeline(depth).list().ofMinSize(1).ofMaxSize(3).map(outputs -> {
-                BsonDocument facet = new BsonDocument();
-                for (int i = 0; i < outputs.size(); i++) {
-                    facet.put("out" + i, outputs.get(i));
-                }
-                return new BsonDocument("$facet", facet);
-            });
+        private BsonDocument facet(int depth) {
+            List<BsonArray> outputs = gen.listOf(1, 3, () -> pipeline(depth));
+            BsonDocument facet = new BsonDocument();
+            for (int i = 0; i < outputs.size(); i++) {
+                facet.put("out" + i, outputs.get(i));
+            }
+            return new BsonDocument("$facet", facet);
         }
 
-        static Arbitrary<BsonDocument> refused() {
-            Arbitrary<BsonDocument> named = Arbitraries.frequencyOf(
-                    Tuple.of(3, Arbitraries.of("$merge", "$out")),
-                    Tuple.of(2, Arbitraries.of(InputInspector.REFUSED.stream().sorted().toList())))
-                    .map(name -> new BsonDocument(name, new BsonDocument()));
-            Arbitrary<BsonDocument> malformed = Arbitraries.of("{$match: {}, $limit: 1}", "{match: {}}", "{}")
-                    .map(BsonDocument::parse);
-            return Arbitraries.frequencyOf(Tuple.of(4, named), Tuple.of(1, malformed));
+        /** A stage refused at any depth: a write (most often), another refused stage, or a malformed one. */
+        static BsonDocument refused(Gen gen) {
+            if (gen.oneIn(5)) {
+                return BsonDocument.parse(gen.oneOf("{$match: {}, $limit: 1}", "{match: {}}", "{}"));
+            }
+            String name = gen.between(1, 5) <= 3 ? gen.oneOf("$merge", "$out")
+                    : gen.oneOf(InputInspector.REFUSED.stream().sorted().toList());
+            return new BsonDocument(name, new BsonDocument());
         }
     }
 }

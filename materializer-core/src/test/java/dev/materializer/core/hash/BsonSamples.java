@@ -2,10 +2,9 @@ package dev.materializer.core.hash;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
+import java.util.function.Supplier;
 
 import org.bson.BsonArray;
 import org.bson.BsonBinary;
@@ -30,91 +29,87 @@ import org.bson.BsonValue;
 import org.bson.types.Decimal128;
 import org.bson.types.ObjectId;
 
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.Tuple.Tuple2;
+import dev.materializer.core.testing.Gen;
+import dev.materializer.core.testing.Weighted;
 
-/** Arbitrary BSON values of every type, nested, for the property tests. */
+/** Random BSON values of every type, nested, for the seeded property tests. */
 final class BsonSamples {
 
     private BsonSamples() {
     }
 
-    static Arbitrary<String> keys() {
-        return Arbitraries.oneOf(
-            Arbitraries.strings().withCharRange('a', 'd').ofMaxLength(3),
-            Arbitraries.strings().ofMaxLength(4));
+    /** A key: often a short one of a few letters, so that keys collide; else any chars. */
+    static String key(Gen gen) {
+        return gen.anyBoolean() ? gen.string(0, 3, "abcd") : gen.text(0, 4);
     }
 
-    static Arbitrary<String> texts() {
-        return Arbitraries.oneOf(
-            Arbitraries.strings().withCharRange('a', 'c').ofMaxLength(3),
-            Arbitraries.strings().ofMaxLength(12));
+    /** A text: often a short one of a few letters, so that texts collide; else any chars. */
+    static String text(Gen gen) {
+        return gen.anyBoolean() ? gen.string(0, 3, "abc") : gen.text(0, 12);
     }
 
-    static Arbitrary<BsonValue> leaves() {
-        return Arbitraries.oneOf(List.of(
-            Arbitraries.integers().between(-3, 3).map(BsonInt32::new),
-            Arbitraries.integers().map(BsonInt32::new),
-            Arbitraries.longs().between(-3, 3).map(BsonInt64::new),
-            Arbitraries.longs().map(BsonInt64::new),
-            Arbitraries.doubles().map(BsonDouble::new),
-            Combinators.combine(Arbitraries.longs().between(-1000, 1000), Arbitraries.integers().between(-3, 3))
-                .as((unscaled, scale) -> new BsonDecimal128(new Decimal128(BigDecimal.valueOf(unscaled, scale)))),
-            texts().map(BsonString::new),
-            texts().map(BsonSymbol::new),
-            texts().map(BsonJavaScript::new),
-            Combinators.combine(Arbitraries.of((byte) 0, (byte) 4, (byte) 0x80), Arbitraries.bytes().array(byte[].class).ofMaxSize(6))
-                .as(BsonBinary::new),
-            Arbitraries.bytes().array(byte[].class).ofSize(12).map(bytes -> new BsonObjectId(new ObjectId(bytes))),
-            Arbitraries.of(BsonBoolean.TRUE, BsonBoolean.FALSE),
-            Arbitraries.longs().map(BsonDateTime::new),
-            Arbitraries.longs().map(BsonTimestamp::new),
-            Combinators.combine(texts(), Arbitraries.of("", "i", "im", "imsx"))
-                .as(BsonRegularExpression::new),
-            Arbitraries.of(BsonNull.VALUE, new BsonUndefined(), new BsonMinKey(), new BsonMaxKey())));
+    /** A value of any type but document and array, each type as likely; numbers small or of any size. */
+    static BsonValue leaf(Gen gen) {
+        return switch (gen.between(0, 16)) {
+            case 0 -> new BsonInt32(gen.between(-3, 3));
+            case 1 -> new BsonInt32(gen.anyInt());
+            case 2 -> new BsonInt64(gen.between(-3L, 3L));
+            case 3 -> new BsonInt64(gen.anyLong());
+            case 4 -> new BsonDouble(gen.anyDouble());
+            case 5 -> new BsonDecimal128(new Decimal128(
+                BigDecimal.valueOf(gen.between(-1000L, 1000L), gen.between(-3, 3))));
+            case 6 -> new BsonString(text(gen));
+            case 7 -> new BsonSymbol(text(gen));
+            case 8 -> new BsonJavaScript(text(gen));
+            case 9 -> new BsonBinary(gen.oneOf((byte) 0, (byte) 4, (byte) 0x80), gen.bytes(gen.between(0, 6)));
+            case 10 -> new BsonObjectId(new ObjectId(gen.bytes(12)));
+            case 11 -> gen.oneOf(BsonBoolean.TRUE, BsonBoolean.FALSE);
+            case 12 -> new BsonDateTime(gen.anyLong());
+            case 13 -> new BsonTimestamp(gen.anyLong());
+            case 14 -> new BsonRegularExpression(text(gen), gen.oneOf("", "i", "im", "imsx"));
+            default -> gen.oneOf(BsonNull.VALUE, new BsonUndefined(), new BsonMinKey(), new BsonMaxKey());
+        };
     }
 
-    static Arbitrary<BsonValue> values(int depth) {
+    /** A value nested at most {@code depth} deep: mostly leaves, sometimes a document or an array. */
+    static BsonValue value(Gen gen, int depth) {
         if (depth == 0) {
-            return leaves();
+            return leaf(gen);
         }
-        return Arbitraries.frequencyOf(
-            Tuple.of(6, leaves()),
-            Tuple.of(1, documents(depth - 1, 0).map(BsonValue.class::cast)),
-            Tuple.of(1, values(depth - 1).list().ofMaxSize(4).map(BsonArray::new)));
+        return new Weighted<Supplier<BsonValue>>()
+            .or(6, () -> leaf(gen))
+            .or(1, () -> document(gen, depth - 1, 0))
+            .or(1, () -> new BsonArray(gen.listOf(0, 4, () -> value(gen, depth - 1))))
+            .pick(gen).get();
     }
 
-    static Arbitrary<BsonDocument> documents(int depth, int minSize) {
-        // A list of entries rather than Arbitraries.maps, whose unique keys cost much to generate;
-        // a repeated key keeps its first place and its last value.
-        return Combinators.combine(keys(), values(depth)).as(Tuple::of).list().ofMinSize(minSize).ofMaxSize(6)
-            .map(BsonSamples::toDocument);
-    }
-
-    private static BsonDocument toDocument(List<Tuple2<String, BsonValue>> entries) {
+    /**
+     * A document of {@code minSize} to 6 entries nested at most {@code depth} deep; a repeated key
+     * keeps its first place and its last value, so a document may have fewer keys than entries.
+     */
+    static BsonDocument document(Gen gen, int depth, int minSize) {
         BsonDocument document = new BsonDocument();
-        entries.forEach(entry -> document.put(entry.get1(), entry.get2()));
+        int entries = gen.between(minSize, 6);
+        for (int i = 0; i < entries; i++) {
+            document.put(key(gen), value(gen, depth));
+        }
         return document;
     }
 
     /** A copy with the keys of every document, at every depth, in a random order. */
-    static BsonValue shuffled(BsonValue value, Random random) {
+    static BsonValue shuffled(BsonValue value, Gen gen) {
         if (value.isDocument()) {
-            List<Map.Entry<String, BsonValue>> entries = new ArrayList<>(value.asDocument().entrySet());
-            Collections.shuffle(entries, random);
+            List<Map.Entry<String, BsonValue>> entries = gen.shuffle(new ArrayList<>(value.asDocument().entrySet()));
             BsonDocument copy = new BsonDocument();
             for (Map.Entry<String, BsonValue> entry : entries) {
-                copy.append(entry.getKey(), shuffled(entry.getValue(), random));
+                copy.append(entry.getKey(), shuffled(entry.getValue(), gen));
             }
             return copy;
         }
         if (value.isArray()) {
             BsonArray copy = new BsonArray();
             for (BsonValue element : value.asArray()) {
-                copy.add(shuffled(element, random));
+                copy.add(shuffled(element, gen));
             }
             return copy;
         }
