@@ -94,6 +94,18 @@ final class PassExecution implements PassScheduler.PassRunner {
             // Another instance owns it now and catches it up when it takes it: the change is its to run.
             return retries;
         }
+        ViewRunner current = runner;
+        if (current != null && dirty.clusterTime() != null) {
+            try {
+                current.awaitClusterTime(dirty.clusterTime());
+            }
+            catch (MongoException ex) {
+                // Not there yet (a lagging node, a failover): run it all again later rather than read too early.
+                log.warn("Partition {} could not read at the time of its changes ({}); it runs again in {}", partition,
+                        ex.getMessage(), options.rewatch());
+                return dirty;
+            }
+        }
         runInOrder(partition, view -> dirty.affects(view.key().id(), view.collections()), dirty, retries);
         return retries;
     }

@@ -206,7 +206,7 @@ final class SourceFeed implements StreamListener {
         }
         marks.forEach((partition, viewIds) -> {
             if (owns.test(partition)) {
-                scheduler.markDirty(partition, collection, viewIds);
+                scheduler.markDirty(partition, collection, viewIds, change.clusterTime());
             }
         });
     }

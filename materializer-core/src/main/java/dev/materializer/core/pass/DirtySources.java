@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
+import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,6 +25,9 @@ public final class DirtySources {
 
     /** A catch-up: every view of the partition, whatever it reads. */
     private boolean everything;
+
+    /** The cluster time of the newest event marked, when known: a pass reads at or after it. */
+    private @Nullable BsonTimestamp clusterTime;
 
     /**
      * Marks a source changed for every view reading it.
@@ -45,6 +49,21 @@ public final class DirtySources {
         bySource.computeIfAbsent(source, key -> new HashSet<>()).addAll(viewIds);
     }
 
+    /**
+     * Notes the cluster time of an event marked here; the set keeps the newest.
+     * @param time the event's cluster time, or null when unknown
+     */
+    public void noteClusterTime(@Nullable BsonTimestamp time) {
+        if (time != null && (clusterTime == null || time.compareTo(clusterTime) > 0)) {
+            clusterTime = time;
+        }
+    }
+
+    /** The cluster time of the newest event marked, when known. */
+    public @Nullable BsonTimestamp clusterTime() {
+        return clusterTime;
+    }
+
     /** Marks every view of the partition, whatever it reads: a catch-up. */
     public void addEverything() {
         everything = true;
@@ -56,6 +75,7 @@ public final class DirtySources {
      */
     public void addAll(DirtySources other) {
         everything |= other.everything;
+        noteClusterTime(other.clusterTime);
         other.bySource.forEach((source, views) -> {
             if (views == null) {
                 addAll(source);

@@ -115,8 +115,22 @@ public final class PassScheduler {
      * @param viewIds the views the change may affect
      */
     public void markDirty(String partition, String source, Collection<String> viewIds) {
+        markDirty(partition, source, viewIds, null);
+    }
+
+    /**
+     * Marks a source of a partition dirty for some of its views, for an event of a known cluster
+     * time: the pass reads at or after it.
+     * @param partition the partition
+     * @param source the source that changed
+     * @param viewIds the views the change may affect
+     * @param clusterTime the event's cluster time, or null when unknown
+     */
+    public void markDirty(String partition, String source, Collection<String> viewIds,
+            org.bson.@Nullable BsonTimestamp clusterTime) {
         DirtySources marks = new DirtySources();
         marks.add(source, viewIds);
+        marks.noteClusterTime(clusterTime);
         mark(partition, marks);
     }
 

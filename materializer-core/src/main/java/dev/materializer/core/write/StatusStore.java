@@ -136,6 +136,19 @@ public final class StatusStore {
                 Instant.ofEpochMilli(row.getDateTime("now").getValue()));
     }
 
+    /**
+     * One read of the views collection in a session, for its causal wait; majority read concern so
+     * the wait is for the majority snapshot.
+     */
+    void probe(com.mongodb.client.ClientSession session, java.time.Duration maxTime) {
+        views.collection().withReadConcern(com.mongodb.ReadConcern.MAJORITY)
+            .find(session, new BsonDocument())
+            .projection(Projections.include("_id"))
+            .limit(1)
+            .maxTime(maxTime.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+            .first();
+    }
+
     /** The current generations of the views of a partition: the target rows its pipelines may read. */
     List<ObjectId> currentGenerations(String partition) {
         List<ObjectId> generations = new ArrayList<>();

@@ -52,6 +52,9 @@ public final class ViewRunner {
 
     private final GenerationFlip flip;
 
+    /** The client of sessions, where the deployment has them (it has transactions). */
+    private final @Nullable MongoClient sessions;
+
     private final ViewVerifier verifier;
 
     /**
@@ -67,6 +70,7 @@ public final class ViewRunner {
             ScopeGuard guard, RowHasher hasher) {
         this.database = database;
         this.options = options;
+        this.sessions = transactionsClient;
         this.statuses = new StatusStore(database, options);
         this.indexes = new TargetIndexes(database, options.partitionField());
         this.sweeper = new GenerationSweeper(database, options);
@@ -126,6 +130,25 @@ public final class ViewRunner {
         catch (PassSupersededException ex) {
             log.debug("View {}: {}; a later pass follows", view.key(), ex.getMessage());
             return new PassReport(view.key(), mode, PassOutcome.SUPERSEDED, 0, 0, since(started), ex.getMessage());
+        }
+    }
+
+    /**
+     * Returns once the server reads at or after a cluster time: a pass woken by an event then reads
+     * a state that has it, even right after a failover. A causally consistent read in a session
+     * advanced to that time does it (the server waits until its majority snapshot reaches it);
+     * deployments without sessions have no cluster time to wait for, and it returns at once.
+     * @param clusterTime the cluster time of the newest event the pass covers
+     * @throws MongoException when the server cannot reach it within {@code maxTime}
+     */
+    public void awaitClusterTime(org.bson.BsonTimestamp clusterTime) {
+        if (sessions == null) {
+            return;
+        }
+        try (com.mongodb.client.ClientSession session = sessions.startSession(
+                com.mongodb.ClientSessionOptions.builder().causallyConsistent(true).build())) {
+            session.advanceOperationTime(clusterTime);
+            statuses.probe(session, options.maxTime());
         }
     }
 

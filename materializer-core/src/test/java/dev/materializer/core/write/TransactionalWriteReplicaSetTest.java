@@ -220,4 +220,22 @@ class TransactionalWriteReplicaSetTest {
             .as("the transaction moved the write version").isFalse();
         assertThat(fixture.status(view).generation()).isEqualTo(startedFrom.generation());
     }
+
+    @Test
+    void aPassWaitsUntilTheServerReadsAtTheTimeOfItsChangesAndNotBeyond(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo);
+        ViewRunner runner = fixture.transactionalRunner();
+        org.bson.BsonTimestamp written;
+        try (ClientSession session = mongo.client().startSession()) {
+            fixture.source().insertOne(session, new BsonDocument("_id", new BsonString("o-causal"))
+                .append("_part", new BsonString("acme")));
+            written = session.getOperationTime();
+        }
+
+        runner.awaitClusterTime(written);
+
+        org.bson.BsonTimestamp future = new org.bson.BsonTimestamp(written.getTime() + 3600, 0);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> runner.awaitClusterTime(future))
+            .isInstanceOf(com.mongodb.MongoException.class);
+    }
 }
