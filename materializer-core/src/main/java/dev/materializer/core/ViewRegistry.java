@@ -2,14 +2,15 @@ package dev.materializer.core;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.routing.WatchedFields;
@@ -21,98 +22,169 @@ import org.jspecify.annotations.Nullable;
 /**
  * The views this instance knows, by id (an {@code _id} is unique in the views collection, so a view
  * that moves to another partition replaces its old self), with what the runtime knows of each:
- * state, generation, last run. Also keeps the indexes routing needs: the partitions reading each
- * source, and the compiled {@code sourceFields} of each view.
+ * state, generation, last run. It keeps the indexes the hot paths need, so their cost is that of the
+ * partitions they touch, not of every view: the views of each partition; per source, the views of
+ * each partition reading it; the number of views in each state; and the compiled
+ * {@code sourceFields} of each view.
  *
- * <p>Threads: read by the stream threads (routing) and the pass workers, written by the views
- * stream and the pass workers. Every method is synchronized and returns copies.
+ * <p>Threads: the stream threads route (read) at the same time, the pass workers read and record
+ * outcomes, the views stream adds and removes views. Reads take no lock: the indexes are concurrent
+ * maps of immutable lists, replaced whole when a view is added or removed. Adding and removing (rare)
+ * are serialized by one lock that no read waits on. The run-time fields of a view are guarded by the
+ * view's own entry.
  */
 final class ViewRegistry {
 
     private final String partitionField;
 
-    private final Map<String, Entry> byId = new LinkedHashMap<>();
+    /** Serializes adds and removes, so the indexes change together; readers never take it. */
+    private final Object structure = new Object();
 
-    private final Map<String, InvalidView> invalid = new LinkedHashMap<>();
+    private final Map<String, Entry> byId = new ConcurrentHashMap<>();
+
+    private final Map<String, InvalidView> invalid = new ConcurrentHashMap<>();
+
+    /** Per partition, its views. */
+    private final Map<String, List<Entry>> byPartition = new ConcurrentHashMap<>();
+
+    /** Per source, per partition, the views reading the source. */
+    private final Map<String, Map<String, List<Entry>>> bySource = new ConcurrentHashMap<>();
+
+    /** Views in each run-time state (the invalid ones are counted apart). */
+    private final Map<RunState, AtomicInteger> counts = new EnumMap<>(RunState.class);
 
     ViewRegistry(String partitionField) {
         this.partitionField = partitionField;
+        for (RunState state : RunState.values()) {
+            counts.put(state, new AtomicInteger());
+        }
     }
 
     /**
      * Adds or replaces a view.
      * @return the definition it replaced, or null
      */
-    synchronized @Nullable ViewDefinition put(ViewDefinition view, @Nullable ObjectId generation) {
-        String id = view.key().id();
-        invalid.remove(id);
-        Entry previous = byId.put(id, new Entry(view, generation, partitionField));
-        return previous == null ? null : previous.view;
+    @Nullable ViewDefinition put(ViewDefinition view, @Nullable ObjectId generation) {
+        Entry added = new Entry(view, generation, partitionField);
+        synchronized (structure) {
+            String id = added.key.id();
+            invalid.remove(id);
+            Entry previous = byId.put(id, added);
+            if (previous != null) {
+                unindex(previous);
+            }
+            index(added);
+            return previous == null ? null : previous.view;
+        }
     }
 
     /** Removes a view by id; gives the definition removed, or null. */
-    synchronized @Nullable ViewDefinition remove(String id) {
-        invalid.remove(id);
-        Entry removed = byId.remove(id);
-        return removed == null ? null : removed.view;
+    @Nullable ViewDefinition remove(String id) {
+        synchronized (structure) {
+            invalid.remove(id);
+            Entry removed = byId.remove(id);
+            if (removed == null) {
+                return null;
+            }
+            unindex(removed);
+            return removed.view;
+        }
     }
 
-    synchronized void putInvalid(String id, @Nullable String partition, String error) {
-        byId.remove(id);
-        invalid.put(id, new InvalidView(id, partition, error));
+    void putInvalid(String id, @Nullable String partition, String error) {
+        synchronized (structure) {
+            Entry removed = byId.remove(id);
+            if (removed != null) {
+                unindex(removed);
+            }
+            invalid.put(id, new InvalidView(id, partition, error));
+        }
     }
 
-    synchronized @Nullable InvalidView invalid(String id) {
+    private void index(Entry entry) {
+        String partition = entry.key.partition();
+        byPartition.merge(partition, List.of(entry), ViewRegistry::plus);
+        for (String source : entry.view.collections()) {
+            bySource.computeIfAbsent(source, key -> new ConcurrentHashMap<>()).merge(partition, List.of(entry),
+                    ViewRegistry::plus);
+        }
+        counts.get(entry.state()).incrementAndGet();
+    }
+
+    private void unindex(Entry entry) {
+        String partition = entry.key.partition();
+        byPartition.computeIfPresent(partition, (key, list) -> minus(list, entry));
+        for (String source : entry.view.collections()) {
+            Map<String, List<Entry>> readers = bySource.get(source);
+            if (readers != null) {
+                readers.computeIfPresent(partition, (key, list) -> minus(list, entry));
+                if (readers.isEmpty()) {
+                    bySource.remove(source);
+                }
+            }
+        }
+        entry.retire(counts);
+    }
+
+    private static List<Entry> plus(List<Entry> list, List<Entry> added) {
+        List<Entry> copy = new ArrayList<>(list.size() + added.size());
+        copy.addAll(list);
+        copy.addAll(added);
+        return List.copyOf(copy);
+    }
+
+    /** The list without the entry; null (the key goes) when nothing is left. */
+    private static @Nullable List<Entry> minus(List<Entry> list, Entry removed) {
+        List<Entry> copy = new ArrayList<>(list);
+        copy.remove(removed);
+        return copy.isEmpty() ? null : List.copyOf(copy);
+    }
+
+    @Nullable InvalidView invalid(String id) {
         return invalid.get(id);
     }
 
-    synchronized @Nullable ViewDefinition definition(String id) {
+    @Nullable ViewDefinition definition(String id) {
         Entry entry = byId.get(id);
         return entry == null ? null : entry.view;
     }
 
-    synchronized @Nullable ViewDefinition find(String partition, String id) {
+    @Nullable ViewDefinition find(String partition, String id) {
         Entry entry = byId.get(id);
-        return entry != null && entry.view.partition().equals(partition) ? entry.view : null;
+        return entry != null && entry.key.partition().equals(partition) ? entry.view : null;
     }
 
-    synchronized Set<String> ids() {
+    Set<String> ids() {
         Set<String> ids = new HashSet<>(byId.keySet());
         ids.addAll(invalid.keySet());
         return ids;
     }
 
-    synchronized List<ViewDefinition> views(String partition) {
-        List<ViewDefinition> views = new ArrayList<>();
-        for (Entry entry : byId.values()) {
-            if (entry.view.partition().equals(partition)) {
-                views.add(entry.view);
-            }
-        }
+    /** The number of views known, valid or not. */
+    int size() {
+        return byId.size() + invalid.size();
+    }
+
+    List<ViewDefinition> views(String partition) {
+        List<Entry> entries = byPartition.getOrDefault(partition, List.of());
+        List<ViewDefinition> views = new ArrayList<>(entries.size());
+        entries.forEach(entry -> views.add(entry.view));
         return views;
     }
 
-    synchronized Set<String> partitions() {
-        Set<String> partitions = new TreeSet<>();
-        byId.values().forEach(entry -> partitions.add(entry.view.partition()));
-        return partitions;
+    Set<String> partitions() {
+        return new TreeSet<>(byPartition.keySet());
     }
 
     /** Every source some view reads. */
-    synchronized Set<String> sources() {
-        Set<String> sources = new TreeSet<>();
-        byId.values().forEach(entry -> sources.addAll(entry.view.collections()));
-        return sources;
+    Set<String> sources() {
+        return new TreeSet<>(bySource.keySet());
     }
 
     /** The views reading the source, in every partition. */
-    synchronized List<ViewDefinition> viewsReading(String source) {
+    List<ViewDefinition> viewsReading(String source) {
         List<ViewDefinition> views = new ArrayList<>();
-        byId.values().forEach(entry -> {
-            if (entry.view.reads(source)) {
-                views.add(entry.view);
-            }
-        });
+        bySource.getOrDefault(source, Map.of()).values().forEach(list -> list.forEach(entry -> views.add(entry.view)));
         return views;
     }
 
@@ -121,105 +193,111 @@ final class ViewRegistry {
      * those that may have missed changes while nothing watched the source. A view never run runs
      * through its rebalance anyway.
      */
-    synchronized Map<String, List<String>> materializedViewsReading(String source) {
+    Map<String, List<String>> materializedViewsReading(String source) {
         Map<String, List<String>> views = new HashMap<>();
-        byId.forEach((id, entry) -> {
-            if (entry.view.reads(source) && entry.generation != null) {
-                views.computeIfAbsent(entry.view.partition(), key -> new ArrayList<>()).add(id);
+        bySource.getOrDefault(source, Map.of()).forEach((partition, list) -> {
+            for (Entry entry : list) {
+                if (entry.generation() != null) {
+                    views.computeIfAbsent(partition, key -> new ArrayList<>()).add(entry.key.id());
+                }
             }
         });
         return views;
     }
 
     /** The partitions with a view reading the source. */
-    synchronized Set<String> partitionsReading(String source) {
-        Set<String> partitions = new HashSet<>();
-        for (Entry entry : byId.values()) {
-            if (entry.view.reads(source)) {
-                partitions.add(entry.view.partition());
-            }
-        }
-        return partitions;
+    Set<String> partitionsReading(String source) {
+        return new HashSet<>(bySource.getOrDefault(source, Map.of()).keySet());
     }
 
     /**
      * Per partition among those given (or all when null), the views that read the source and whose
-     * watched fields the change may touch.
+     * watched fields the change may touch. Touches only the given partitions' views of the source.
      */
-    synchronized Map<String, List<String>> viewsToMark(String source, SourceChange change, @Nullable Set<String> among) {
+    Map<String, List<String>> viewsToMark(String source, SourceChange change, @Nullable Set<String> among) {
+        Map<String, List<Entry>> readers = bySource.get(source);
+        if (readers == null) {
+            return Map.of();
+        }
         Map<String, List<String>> marked = new HashMap<>();
-        for (Map.Entry<String, Entry> each : byId.entrySet()) {
-            Entry entry = each.getValue();
-            String partition = entry.view.partition();
-            if ((among != null && !among.contains(partition)) || !entry.view.reads(source)) {
-                continue;
-            }
-            if (entry.watched(source).mayBeTouchedBy(change)) {
-                marked.computeIfAbsent(partition, key -> new ArrayList<>()).add(each.getKey());
+        if (among == null) {
+            readers.forEach((partition, list) -> mark(source, change, partition, list, marked));
+        }
+        else {
+            for (String partition : among) {
+                List<Entry> list = readers.get(partition);
+                if (list != null) {
+                    mark(source, change, partition, list, marked);
+                }
             }
         }
         return marked;
     }
 
+    private static void mark(String source, SourceChange change, String partition, List<Entry> list,
+            Map<String, List<String>> marked) {
+        for (Entry entry : list) {
+            if (entry.watched(source).mayBeTouchedBy(change)) {
+                marked.computeIfAbsent(partition, key -> new ArrayList<>(list.size())).add(entry.key.id());
+            }
+        }
+    }
+
     /** Whether the view is held back from running: in a cycle, or sharing its target. */
-    synchronized boolean isBlocked(ViewKey key) {
-        Entry entry = byId.get(key.id());
-        return entry != null && entry.state.blocked();
+    boolean isBlocked(ViewKey key) {
+        Entry entry = entryOf(key);
+        return entry != null && entry.state().blocked();
     }
 
-    synchronized @Nullable RunState state(ViewKey key) {
-        Entry entry = byId.get(key.id());
-        return entry == null ? null : entry.state;
+    @Nullable RunState state(ViewKey key) {
+        Entry entry = entryOf(key);
+        return entry == null ? null : entry.state();
     }
 
-    synchronized void setState(ViewKey key, RunState state, @Nullable String error) {
-        Entry entry = byId.get(key.id());
-        if (entry != null && entry.view.partition().equals(key.partition())) {
-            entry.state = state;
-            entry.lastError = error;
+    void setState(ViewKey key, RunState state, @Nullable String error) {
+        Entry entry = entryOf(key);
+        if (entry != null) {
+            entry.setState(state, error, counts);
         }
     }
 
-    synchronized void recordPass(ViewKey key, PassReport report, Instant at) {
-        Entry entry = byId.get(key.id());
-        if (entry == null || !entry.view.partition().equals(key.partition())) {
-            return;
+    void recordPass(ViewKey key, PassReport report, Instant at) {
+        Entry entry = entryOf(key);
+        if (entry != null) {
+            entry.recordPass(report, at);
         }
-        entry.lastRun = at;
-        entry.lastOutcome = report.outcome();
-        entry.lastMode = report.mode();
     }
 
     /** Records a reconcile run, and the rows of drift it found (0 when in sync). */
-    synchronized void recordReconcile(ViewKey key, Instant at, long driftRows) {
-        Entry entry = byId.get(key.id());
-        if (entry == null || !entry.view.partition().equals(key.partition())) {
-            return;
-        }
-        entry.lastReconciled = at;
-        entry.driftRows += driftRows;
-    }
-
-    synchronized @Nullable ObjectId generation(ViewKey key) {
-        Entry entry = byId.get(key.id());
-        return entry == null ? null : entry.generation;
-    }
-
-    synchronized void setGeneration(ViewKey key, @Nullable ObjectId generation) {
-        Entry entry = byId.get(key.id());
-        if (entry != null && entry.view.partition().equals(key.partition())) {
-            entry.generation = generation;
+    void recordReconcile(ViewKey key, Instant at, long driftRows) {
+        Entry entry = entryOf(key);
+        if (entry != null) {
+            entry.recordReconcile(at, driftRows);
         }
     }
 
-    synchronized List<ViewSnapshot> snapshot() {
-        List<ViewSnapshot> views = new ArrayList<>();
+    @Nullable ObjectId generation(ViewKey key) {
+        Entry entry = byId.get(key.id());
+        return entry == null ? null : entry.generation();
+    }
+
+    void setGeneration(ViewKey key, @Nullable ObjectId generation) {
+        Entry entry = entryOf(key);
+        if (entry != null) {
+            entry.setGeneration(generation);
+        }
+    }
+
+    /** The entry of the key, when the view is still in that partition. */
+    private @Nullable Entry entryOf(ViewKey key) {
+        Entry entry = byId.get(key.id());
+        return entry != null && entry.key.partition().equals(key.partition()) ? entry : null;
+    }
+
+    List<ViewSnapshot> snapshot() {
+        List<ViewSnapshot> views = new ArrayList<>(size());
         for (Entry entry : byId.values()) {
-            ViewDefinition view = entry.view;
-            views.add(new ViewSnapshot(view.partition(), view.key().id(), entry.state.value(), view.collections(),
-                    view.targetCollection(), entry.generation == null ? null : entry.generation.toHexString(),
-                    entry.lastRun, entry.lastError, entry.lastOutcome, entry.lastMode, entry.lastReconciled,
-                    entry.driftRows));
+            views.add(entry.snapshot());
         }
         for (InvalidView view : invalid.values()) {
             views.add(new ViewSnapshot(view.partition() == null ? "" : view.partition(), view.id(), RunState.ERRORED.value(),
@@ -228,36 +306,31 @@ final class ViewRegistry {
         return views;
     }
 
-    /** The number of views by runtime state, for gauges. */
-    synchronized Map<String, Integer> countByState() {
-        Map<String, Integer> counts = new HashMap<>();
-        byId.values().forEach(entry -> counts.merge(entry.state.value(), 1, Integer::sum));
-        counts.merge(RunState.ERRORED.value(), invalid.size(), Integer::sum);
-        return counts;
-    }
-
-    synchronized Collection<String> idsIn(String partition) {
-        List<String> ids = new ArrayList<>();
-        byId.forEach((id, entry) -> {
-            if (entry.view.partition().equals(partition)) {
-                ids.add(id);
-            }
-        });
-        return ids;
+    /** The number of views by the word of their state, for gauges: read from counters, no view is visited. */
+    Map<String, Integer> countByState() {
+        Map<String, Integer> byWord = new HashMap<>();
+        counts.forEach((state, count) -> byWord.merge(state.value(), count.get(), Integer::sum));
+        byWord.merge(RunState.ERRORED.value(), invalid.size(), Integer::sum);
+        return byWord;
     }
 
     /** A view document that cannot run, with why. */
     record InvalidView(String id, @Nullable String partition, String error) {
     }
 
+    /** One view and what the run time knows of it; its mutable fields are guarded by itself. */
     private static final class Entry {
 
         private final ViewDefinition view;
 
+        private final ViewKey key;
+
         /** Compiled when the view is registered: routing never builds anything that could fail. */
-        private final Map<String, WatchedFields> watched = new HashMap<>();
+        private final Map<String, WatchedFields> watched;
 
         private RunState state = RunState.PENDING;
+
+        private boolean retired;
 
         private @Nullable String lastError;
 
@@ -275,14 +348,63 @@ final class ViewRegistry {
 
         Entry(ViewDefinition view, @Nullable ObjectId generation, String partitionField) {
             this.view = view;
+            this.key = view.key();
             this.generation = generation;
+            Map<String, WatchedFields> compiled = new HashMap<>();
             for (String source : view.collections()) {
-                watched.put(source, WatchedFields.of(view.sourceFields().getOrDefault(source, List.of()), partitionField));
+                compiled.put(source, WatchedFields.of(view.sourceFields().getOrDefault(source, List.of()), partitionField));
             }
+            this.watched = Map.copyOf(compiled);
         }
 
         WatchedFields watched(String source) {
             return watched.get(source);
+        }
+
+        synchronized RunState state() {
+            return state;
+        }
+
+        synchronized void setState(RunState next, @Nullable String error, Map<RunState, AtomicInteger> counts) {
+            if (!retired && next != state) {
+                counts.get(state).decrementAndGet();
+                counts.get(next).incrementAndGet();
+            }
+            state = next;
+            lastError = error;
+        }
+
+        /** Leaves the counts: the view is gone or replaced. */
+        synchronized void retire(Map<RunState, AtomicInteger> counts) {
+            if (!retired) {
+                retired = true;
+                counts.get(state).decrementAndGet();
+            }
+        }
+
+        synchronized @Nullable ObjectId generation() {
+            return generation;
+        }
+
+        synchronized void setGeneration(@Nullable ObjectId value) {
+            generation = value;
+        }
+
+        synchronized void recordPass(PassReport report, Instant at) {
+            lastRun = at;
+            lastOutcome = report.outcome();
+            lastMode = report.mode();
+        }
+
+        synchronized void recordReconcile(Instant at, long drift) {
+            lastReconciled = at;
+            driftRows += drift;
+        }
+
+        synchronized ViewSnapshot snapshot() {
+            return new ViewSnapshot(key.partition(), key.id(), state.value(), view.collections(),
+                    view.targetCollection(), generation == null ? null : generation.toHexString(), lastRun, lastError,
+                    lastOutcome, lastMode, lastReconciled, driftRows);
         }
     }
 }

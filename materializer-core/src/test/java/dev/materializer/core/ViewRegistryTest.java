@@ -1,0 +1,184 @@
+package dev.materializer.core;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.materializer.core.routing.SourceChange;
+import dev.materializer.core.routing.SourceChange.UpdatedFields;
+import dev.materializer.core.routing.WatchedFields;
+import dev.materializer.core.testing.Gen;
+import dev.materializer.core.testing.Seeds;
+import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewKey;
+import org.bson.BsonDocument;
+import org.bson.BsonString;
+import org.bson.types.ObjectId;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The registry's indexes against a brute-force reference: seeded random adds, replacements (also
+ * into another partition), removals, invalid views and state changes, after each of which every
+ * query answers what a scan of all views answers.
+ */
+class ViewRegistryTest {
+
+    private static final List<String> SOURCES = List.of("orders", "customers", "products", "revenue");
+
+    private static final List<String> FIELDS = List.of("amount", "customer", "lines.price", "status");
+
+    @Test
+    void everyIndexAnswersWhatAScanOfEveryViewAnswers() {
+        Seeds.check(200, gen -> {
+            ViewRegistry registry = new ViewRegistry("_part");
+            Reference reference = new Reference();
+            int steps = gen.between(1, 60);
+            for (int step = 0; step < steps; step++) {
+                String id = "v" + gen.between(0, 15);
+                int action = gen.between(0, 9);
+                if (action < 5) {
+                    ViewDefinition view = view(gen, id);
+                    ObjectId generation = gen.oneIn(2) ? new ObjectId() : null;
+                    registry.put(view, generation);
+                    reference.put(view, generation);
+                }
+                else if (action < 7) {
+                    registry.remove(id);
+                    reference.remove(id);
+                }
+                else if (action < 8) {
+                    registry.putInvalid(id, "p" + gen.between(0, 4), "bad");
+                    reference.putInvalid(id);
+                }
+                else {
+                    ViewDefinition known = reference.views.get(id);
+                    if (known != null) {
+                        RunState state = gen.oneOf(RunState.values());
+                        registry.setState(known.key(), state, null);
+                        reference.states.put(id, state);
+                    }
+                }
+                reference.check(registry, gen);
+            }
+        });
+    }
+
+    private static ViewDefinition view(Gen gen, String id) {
+        List<String> collections = new ArrayList<>(new java.util.LinkedHashSet<>(gen.listOf(1, 3, () -> gen.oneOf(SOURCES))));
+        Map<String, List<String>> sourceFields = new LinkedHashMap<>();
+        if (gen.oneIn(2)) {
+            sourceFields.put(collections.get(0), gen.listOf(0, 2, () -> gen.oneOf(FIELDS)));
+        }
+        return new ViewDefinition(new BsonString(id), "p" + gen.between(0, 4), collections,
+                List.of(BsonDocument.parse("{$match: {}}")), "target-" + id, sourceFields, "fp-" + id);
+    }
+
+    /** A plain list of views, scanned whole for every question. */
+    private static final class Reference {
+
+        final Map<String, ViewDefinition> views = new HashMap<>();
+
+        final Map<String, ObjectId> generations = new HashMap<>();
+
+        final Map<String, RunState> states = new HashMap<>();
+
+        final Set<String> invalid = new HashSet<>();
+
+        void put(ViewDefinition view, ObjectId generation) {
+            String id = view.key().id();
+            invalid.remove(id);
+            views.put(id, view);
+            states.put(id, RunState.PENDING);
+            if (generation == null) {
+                generations.remove(id);
+            }
+            else {
+                generations.put(id, generation);
+            }
+        }
+
+        void remove(String id) {
+            invalid.remove(id);
+            views.remove(id);
+            states.remove(id);
+            generations.remove(id);
+        }
+
+        void putInvalid(String id) {
+            remove(id);
+            invalid.add(id);
+        }
+
+        void check(ViewRegistry registry, Gen gen) {
+            Set<String> partitions = new TreeSet<>();
+            Set<String> sources = new TreeSet<>();
+            views.values().forEach(view -> {
+                partitions.add(view.partition());
+                sources.addAll(view.collections());
+            });
+            assertThat(registry.partitions()).isEqualTo(partitions);
+            assertThat(registry.sources()).isEqualTo(sources);
+            for (String partition : List.of("p0", "p1", "p2", "p3", "p4")) {
+                assertThat(keys(registry.views(partition))).as("views of %s", partition)
+                    .containsExactlyInAnyOrderElementsOf(keys(views.values().stream()
+                        .filter(view -> view.partition().equals(partition)).toList()));
+            }
+            for (String source : SOURCES) {
+                List<ViewDefinition> reading = views.values().stream().filter(view -> view.reads(source)).toList();
+                assertThat(keys(registry.viewsReading(source))).as("reading %s", source)
+                    .containsExactlyInAnyOrderElementsOf(keys(reading));
+                Set<String> readingPartitions = new HashSet<>();
+                Map<String, Set<String>> materialized = new HashMap<>();
+                reading.forEach(view -> {
+                    readingPartitions.add(view.partition());
+                    if (generations.containsKey(view.key().id())) {
+                        materialized.computeIfAbsent(view.partition(), key -> new HashSet<>()).add(view.key().id());
+                    }
+                });
+                assertThat(registry.partitionsReading(source)).isEqualTo(readingPartitions);
+                Map<String, Set<String>> actual = new HashMap<>();
+                registry.materializedViewsReading(source).forEach((partition, ids) -> actual.put(partition, new HashSet<>(ids)));
+                assertThat(actual).as("materialized reading %s", source).isEqualTo(materialized);
+
+                SourceChange change = change(gen);
+                Set<String> among = gen.oneIn(3) ? null : new HashSet<>(gen.listOf(0, 3, () -> "p" + gen.between(0, 4)));
+                Map<String, Set<String>> expected = new HashMap<>();
+                for (ViewDefinition view : reading) {
+                    if ((among == null || among.contains(view.partition()))
+                            && WatchedFields.of(view.sourceFields().getOrDefault(source, List.of()), "_part")
+                                .mayBeTouchedBy(change)) {
+                        expected.computeIfAbsent(view.partition(), key -> new HashSet<>()).add(view.key().id());
+                    }
+                }
+                Map<String, Set<String>> marked = new HashMap<>();
+                registry.viewsToMark(source, change, among).forEach((partition, ids) -> marked.put(partition, new HashSet<>(ids)));
+                assertThat(marked).as("marked for %s among %s", change, among).isEqualTo(expected);
+            }
+            Map<String, Integer> counts = new HashMap<>();
+            states.values().forEach(state -> counts.merge(state.value(), 1, Integer::sum));
+            counts.merge(RunState.ERRORED.value(), invalid.size(), Integer::sum);
+            counts.values().removeIf(count -> count == 0);
+            Map<String, Integer> actualCounts = new HashMap<>(registry.countByState());
+            actualCounts.values().removeIf(count -> count == 0);
+            assertThat(actualCounts).as("counts by state").isEqualTo(counts);
+            assertThat(registry.snapshot()).hasSize(views.size() + invalid.size());
+        }
+
+        private static SourceChange change(Gen gen) {
+            UpdatedFields fields = gen.oneIn(3) ? null : new UpdatedFields(gen.listOf(0, 2, () -> gen.oneOf(FIELDS)),
+                    List.of(), List.of());
+            return new SourceChange(SourceChange.Operation.UPDATE, null, null, new BsonString("x"), fields, null, null);
+        }
+
+        private static List<ViewKey> keys(List<ViewDefinition> views) {
+            return views.stream().map(ViewDefinition::key).toList();
+        }
+    }
+}
