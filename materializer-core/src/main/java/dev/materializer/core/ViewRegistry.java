@@ -50,6 +50,13 @@ final class ViewRegistry {
     /** Per source, per partition, the views reading the source. */
     private final Map<String, Map<String, List<Entry>>> bySource = new ConcurrentHashMap<>();
 
+    /**
+     * Definitions shared between partitions, by fingerprint: a view of one template in ten thousand
+     * tenants keeps one parsed pipeline and one compiled set of watched fields. Guarded by
+     * {@code structure}.
+     */
+    private final Map<String, Shared> shared = new HashMap<>();
+
     /** Views in each run-time state (the invalid ones are counted apart). */
     private final Map<RunState, AtomicInteger> counts = new EnumMap<>(RunState.class);
 
@@ -65,8 +72,11 @@ final class ViewRegistry {
      * @return the definition it replaced, or null
      */
     @Nullable ViewDefinition put(ViewDefinition view, @Nullable ObjectId generation) {
-        Entry added = new Entry(view, generation, partitionField);
         synchronized (structure) {
+            Shared definition = shared.computeIfAbsent(view.fingerprint(), key -> new Shared(view, partitionField));
+            definition.users++;
+            Entry added = new Entry(definition.template.sharedWith(view.id(), view.partition()), generation,
+                    definition.watched, definition);
             String id = added.key.id();
             invalid.remove(id);
             Entry previous = byId.put(id, added);
@@ -124,6 +134,37 @@ final class ViewRegistry {
             }
         }
         entry.retire(counts);
+        if (--entry.definition.users == 0) {
+            shared.remove(entry.view.fingerprint());
+        }
+    }
+
+    /** The number of distinct definitions kept; for tests. */
+    int sharedDefinitions() {
+        synchronized (structure) {
+            return shared.size();
+        }
+    }
+
+    /** One parsed definition and its compiled watched fields, shared by the views that have it. */
+    private static final class Shared {
+
+        private final ViewDefinition template;
+
+        private final Map<String, WatchedFields> watched;
+
+        /** The views using it; guarded by the registry's {@code structure}. */
+        private int users;
+
+        Shared(ViewDefinition template, String partitionField) {
+            this.template = template;
+            Map<String, WatchedFields> compiled = new HashMap<>();
+            for (String source : template.collections()) {
+                compiled.put(source, WatchedFields.of(template.sourceFields().getOrDefault(source, List.of()),
+                        partitionField));
+            }
+            this.watched = Map.copyOf(compiled);
+        }
     }
 
     private static List<Entry> plus(List<Entry> list, List<Entry> added) {
@@ -325,7 +366,7 @@ final class ViewRegistry {
 
         private final ViewKey key;
 
-        /** Compiled when the view is registered: routing never builds anything that could fail. */
+        /** Compiled when the definition is first registered: routing never builds anything that could fail. */
         private final Map<String, WatchedFields> watched;
 
         private RunState state = RunState.PENDING;
@@ -346,15 +387,14 @@ final class ViewRegistry {
 
         private long driftRows;
 
-        Entry(ViewDefinition view, @Nullable ObjectId generation, String partitionField) {
+        private final Shared definition;
+
+        Entry(ViewDefinition view, @Nullable ObjectId generation, Map<String, WatchedFields> watched, Shared definition) {
             this.view = view;
             this.key = view.key();
             this.generation = generation;
-            Map<String, WatchedFields> compiled = new HashMap<>();
-            for (String source : view.collections()) {
-                compiled.put(source, WatchedFields.of(view.sourceFields().getOrDefault(source, List.of()), partitionField));
-            }
-            this.watched = Map.copyOf(compiled);
+            this.watched = watched;
+            this.definition = definition;
         }
 
         WatchedFields watched(String source) {

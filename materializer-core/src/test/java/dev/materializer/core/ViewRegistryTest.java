@@ -70,14 +70,38 @@ class ViewRegistryTest {
         });
     }
 
+    @Test
+    void viewsOfOneDefinitionInManyPartitionsShareItsParsedPartsUntilTheLastGoes() {
+        ViewRegistry registry = new ViewRegistry("_part");
+        for (int tenant = 0; tenant < 100; tenant++) {
+            registry.put(new ViewDefinition(new BsonString("revenue-" + tenant), "t" + tenant, List.of("orders"),
+                    List.of(BsonDocument.parse("{$group: {_id: '$product', n: {$sum: 1}}}")), "revenue",
+                    Map.of("orders", List.of("product")), "same-template"), null);
+        }
+        registry.put(new ViewDefinition(new BsonString("other"), "t0", List.of("orders"),
+                List.of(BsonDocument.parse("{$match: {}}")), "other", Map.of(), "other-template"), null);
+
+        assertThat(registry.sharedDefinitions()).isEqualTo(2);
+        assertThat(registry.find("t7", "revenue-7").pipeline().get(0))
+            .isSameAs(registry.find("t42", "revenue-42").pipeline().get(0));
+        assertThat(registry.find("t7", "revenue-7").key()).isEqualTo(new ViewKey("t7", "revenue-7"));
+
+        for (int tenant = 0; tenant < 100; tenant++) {
+            registry.remove("revenue-" + tenant);
+        }
+        assertThat(registry.sharedDefinitions()).isEqualTo(1);
+    }
+
     private static ViewDefinition view(Gen gen, String id) {
         List<String> collections = new ArrayList<>(new java.util.LinkedHashSet<>(gen.listOf(1, 3, () -> gen.oneOf(SOURCES))));
         Map<String, List<String>> sourceFields = new LinkedHashMap<>();
         if (gen.oneIn(2)) {
             sourceFields.put(collections.get(0), gen.listOf(0, 2, () -> gen.oneOf(FIELDS)));
         }
+        // Equal fingerprints mean equal definitions, as the parser's do.
+        String fingerprint = "fp-" + collections + "-target-" + id + "-" + sourceFields;
         return new ViewDefinition(new BsonString(id), "p" + gen.between(0, 4), collections,
-                List.of(BsonDocument.parse("{$match: {}}")), "target-" + id, sourceFields, "fp-" + id);
+                List.of(BsonDocument.parse("{$match: {}}")), "target-" + id, sourceFields, fingerprint);
     }
 
     /** A plain list of views, scanned whole for every question. */

@@ -16,7 +16,9 @@ import org.bson.BsonValue;
  * @param partition the partition (tenant) the view is for
  * @param collections the sources; the pipeline runs on the first and reads the others through
  *     {@code $lookup}, {@code $unionWith} or {@code $graphLookup}
- * @param pipeline the stages of the pipeline, without {@code $merge} or {@code $out}
+ * @param pipeline the stages of the pipeline, without {@code $merge} or {@code $out}; copied once,
+ *     then shared by the views of other partitions with the same definition: read them, never
+ *     change them
  * @param targetCollection the collection that holds the result's rows
  * @param sourceFields per source, the field paths the pipeline reads; a source not named reads
  *     every field
@@ -26,12 +28,27 @@ import org.bson.BsonValue;
 public record ViewDefinition(BsonValue id, String partition, List<String> collections, List<BsonDocument> pipeline,
         String targetCollection, Map<String, List<String>> sourceFields, String fingerprint) {
 
-    /** Copies the collections (and the stages, which are mutable) so the definition stays immutable. */
+    /**
+     * Copies the collections and the stages (which are mutable) so the definition stays immutable;
+     * stages of another definition are taken as they are, so identical definitions share them.
+     */
     public ViewDefinition {
         collections = List.copyOf(collections);
-        pipeline = pipeline.stream().map(BsonDocument::clone).toList();
+        pipeline = Stages.of(pipeline);
         sourceFields = sourceFields.entrySet().stream()
             .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, entry -> List.copyOf(entry.getValue())));
+    }
+
+    /**
+     * The same definition for another view: its own id and partition, this one's parsed parts
+     * (sources, stages, target, source fields, fingerprint), shared rather than copied.
+     * @param otherId the {@code _id} of the other view
+     * @param otherPartition its partition
+     * @return the definition of the other view
+     */
+    public ViewDefinition sharedWith(BsonValue otherId, String otherPartition) {
+        return new ViewDefinition(otherId, otherPartition, collections, pipeline, targetCollection, sourceFields,
+                fingerprint);
     }
 
     /** The key of the view: its partition and id. */
@@ -51,5 +68,32 @@ public record ViewDefinition(BsonValue id, String partition, List<String> collec
      */
     public boolean reads(String collection) {
         return collections.contains(collection);
+    }
+
+    /** The stages of a definition: copied once, then passed between definitions as they are. */
+    private static final class Stages extends java.util.AbstractList<BsonDocument> implements java.util.RandomAccess {
+
+        private final BsonDocument[] stages;
+
+        private Stages(BsonDocument[] stages) {
+            this.stages = stages;
+        }
+
+        static List<BsonDocument> of(List<BsonDocument> pipeline) {
+            if (pipeline instanceof Stages shared) {
+                return shared;
+            }
+            return new Stages(pipeline.stream().map(BsonDocument::clone).toArray(BsonDocument[]::new));
+        }
+
+        @Override
+        public BsonDocument get(int index) {
+            return stages[index];
+        }
+
+        @Override
+        public int size() {
+            return stages.length;
+        }
     }
 }
