@@ -21,6 +21,7 @@ import dev.materializer.core.view.ViewFilter;
 import dev.materializer.testing.MongoKind;
 import dev.materializer.testing.MongoServers;
 import org.bson.Document;
+import org.bson.conversions.Bson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -37,14 +38,16 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
+import static com.mongodb.client.model.Updates.set;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The starter with the real engine on the in-process MongoDB test server, over HTTP: a view document
- * is defined, materializes, shows in the endpoint, health and meters, refreshes on request, and the
- * application closes while a pass is in flight and drains it.
+ * is defined, materializes, shows in the endpoint, health and meters, refreshes and verifies on
+ * request, and the application closes while a pass is in flight and drains it.
  */
 @ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -97,6 +100,25 @@ class MaterializerApplicationTests {
         String refreshed = post("/actuator/materializer/acme/totals").body();
         assertThat(JsonPath.<String>read(refreshed, "$.status")).isEqualTo("finished");
         assertThat(JsonPath.<String>read(refreshed, "$.pass.outcome")).isEqualTo("unchanged");
+
+        // A verify compares the stored rows with a fresh run of the pipeline and writes nothing.
+        String inSync = post("/actuator/materializer/acme/totals/verify").body();
+        assertThat(JsonPath.<String>read(inSync, "$.status")).isEqualTo("finished");
+        assertThat(JsonPath.<Integer>read(inSync, "$.report.resultRows")).isEqualTo(2);
+        assertThat(JsonPath.<Integer>read(inSync, "$.report.differences")).isZero();
+        assertThat(JsonPath.<Boolean>read(inSync, "$.report.inSync")).isTrue();
+        // A row written by hand into the target: the verify sees it, and leaves it.
+        Bson handWritten = and(ViewFilter.of(viewDocument), eq("total", 99));
+        database.getCollection("order_totals").updateOne(and(ViewFilter.of(viewDocument), eq("total", 1)), set("total", 99));
+        String edited = post("/actuator/materializer/acme/totals/verify").body();
+        assertThat(JsonPath.<Integer>read(edited, "$.report.changed")).isEqualTo(1);
+        assertThat(JsonPath.<Integer>read(edited, "$.report.missing")).isZero();
+        assertThat(JsonPath.<Integer>read(edited, "$.report.extra")).isZero();
+        assertThat(JsonPath.<Boolean>read(edited, "$.report.inSync")).isFalse();
+        assertThat(database.getCollection("order_totals").countDocuments(handWritten)).as("the verify wrote nothing")
+            .isEqualTo(1);
+        database.getCollection("order_totals").updateOne(handWritten, set("total", 1));
+        assertThat(post("/actuator/materializer/acme/nope/verify").statusCode()).isEqualTo(400);
 
         assertThat(JsonPath.<Double>read(get("/actuator/metrics/materializer.streams.open").body(), "$.measurements[0].value"))
             .isPositive();
