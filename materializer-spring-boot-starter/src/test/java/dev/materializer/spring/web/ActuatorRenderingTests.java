@@ -3,6 +3,7 @@ package dev.materializer.spring.web;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
+import com.jayway.jsonpath.JsonPath;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.VerifyReport;
@@ -29,6 +30,7 @@ import org.springframework.web.context.WebApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
@@ -187,6 +189,22 @@ class ActuatorRenderingTests {
             .andExpect(jsonPath("$.measurements[?(@.statistic == 'COUNT')].value", contains(1.0)));
         this.mvc.perform(get("/actuator/metrics/materializer.rows.written"))
             .andExpect(jsonPath("$.measurements[0].value").value(4.0));
+        this.mvc.perform(get("/actuator/metrics/materializer.reconcile.drift"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.availableTags").isEmpty());
+        this.mvc.perform(get("/actuator/metrics/materializer.reconcile.views"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.availableTags[0].tag").value("result"))
+            .andExpect(jsonPath("$.availableTags[0].values", containsInAnyOrder("in_sync", "drift", "pending")));
+        double driftBefore = measurement("materializer.reconcile.drift");
+        listener.onReconciled(new ViewKey("acme", "totals"),
+                new VerifyReport(new ViewKey("acme", "totals"), 4, 1, 1, 0, Duration.ofMillis(3), null), true);
+        assertThat(measurement("materializer.reconcile.drift")).isEqualTo(driftBefore + 2);
+    }
+
+    private double measurement(String meter) throws Exception {
+        String body = this.mvc.perform(get("/actuator/metrics/" + meter)).andReturn().getResponse().getContentAsString();
+        return JsonPath.<Double>read(body, "$.measurements[0].value");
     }
 
     @SpringBootConfiguration
