@@ -102,6 +102,9 @@ public class MaterializerProperties {
      */
     private Map<String, String> storageSources = new LinkedHashMap<>();
 
+    /** Reconciler: every view re-run and compared with its stored rows, to find and heal drift. */
+    private final Reconcile reconcile = new Reconcile();
+
     public boolean isEnabled() {
         return this.enabled;
     }
@@ -252,5 +255,45 @@ public class MaterializerProperties {
 
     public void setStorageSources(Map<String, String> storageSources) {
         this.storageSources = storageSources;
+    }
+
+    public Reconcile getReconcile() {
+        return this.reconcile;
+    }
+
+    /**
+     * The reconciler under {@code materializer.reconcile.*}: a rolling round over the views this
+     * instance owns, each re-run and compared with its stored rows; a view that differs with no
+     * work pending has drifted, and is rewritten.
+     */
+    public static class Reconcile {
+
+        /**
+         * How often every view this instance owns is re-run and compared with its stored rows. Zero
+         * turns the reconciler off.
+         */
+        private Duration interval = Duration.ofHours(6);
+
+        /**
+         * Most views the reconciler checks per second. Keep the number of views divided by the
+         * interval in seconds below it, or a round never ends before the next is due.
+         */
+        private double maxPerSecond = 2.0;
+
+        public Duration getInterval() {
+            return this.interval;
+        }
+
+        public void setInterval(Duration interval) {
+            this.interval = interval;
+        }
+
+        public double getMaxPerSecond() {
+            return this.maxPerSecond;
+        }
+
+        public void setMaxPerSecond(double maxPerSecond) {
+            this.maxPerSecond = maxPerSecond;
+        }
     }
 }

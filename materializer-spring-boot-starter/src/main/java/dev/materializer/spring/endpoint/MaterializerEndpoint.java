@@ -12,11 +12,14 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 import dev.materializer.core.Materializer;
 import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassReport;
+import dev.materializer.core.VerifyReport;
 import dev.materializer.core.ViewSnapshot;
+import dev.materializer.core.reconcile.Reconciler;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
@@ -28,20 +31,38 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
- * The {@code materializer} actuator endpoint: the engine's state and every view
+ * The {@code materializer} actuator endpoint: the engine's state, its reconciler and every view
  * ({@code GET /actuator/materializer}), one view ({@code GET /actuator/materializer/{partition}/{id}},
- * 404 when unknown) and a refresh of one view now ({@code POST /actuator/materializer/{partition}/{id}}),
- * which waits a bounded time for the pass and returns its report.
+ * 404 when unknown), a refresh of one view now ({@code POST /actuator/materializer/{partition}/{id}},
+ * or {@code .../{id}/refresh}), which returns the report of its pass, and a verify of one view
+ * ({@code POST /actuator/materializer/{partition}/{id}/verify}), which compares its stored rows with a
+ * fresh run of its pipeline and writes nothing. Both wait a bounded time.
  *
  * <p>Access is unrestricted by default, as for Boot's {@code loggers} endpoint: the refresh only
  * runs a pass the engine would run anyway. Set {@code management.endpoint.materializer.access=read-only}
- * to allow reading only. Thread-safe: holds no state of its own.
+ * to allow reading only (which refuses the verify too: it is part of the write operation).
+ * Thread-safe: holds no state of its own.
  */
 @Endpoint(id = "materializer", defaultAccess = Access.UNRESTRICTED)
 public final class MaterializerEndpoint {
 
-    /** How long a refresh waits for its pass before answering that it still runs. */
+    /** How long a refresh or a verify waits before answering that it still runs. */
     public static final Duration DEFAULT_REFRESH_WAIT = Duration.ofSeconds(10);
+
+    /** The action that runs the view now, as a pass: what a POST without an action does. */
+    public static final String REFRESH = "refresh";
+
+    /** The action that compares the view's stored rows with a fresh run of its pipeline, writing nothing. */
+    public static final String VERIFY = "verify";
+
+    /** The actions of the write operation. */
+    public static final List<String> ACTIONS = List.of(REFRESH, VERIFY);
+
+    private static final String FINISHED = "finished";
+
+    private static final String RUNNING = "running";
+
+    private static final String FAILED = "failed";
 
     private final Materializer materializer;
 
@@ -54,7 +75,7 @@ public final class MaterializerEndpoint {
 
     /**
      * @param materializer the engine to show and drive
-     * @param refreshWait how long a refresh waits for its pass
+     * @param refreshWait how long a refresh waits for its pass, and a verify for its comparison
      */
     public MaterializerEndpoint(Materializer materializer, Duration refreshWait) {
         this.materializer = materializer;
@@ -86,32 +107,88 @@ public final class MaterializerEndpoint {
      */
     @WriteOperation
     public RefreshDescriptor refresh(@Selector String partition, @Selector String id) {
-        CompletableFuture<PassReport> pass;
+        Waited<PassReport> pass = await(partition, id, () -> this.materializer.refresh(partition, id), "The pass",
+                "read the view for its outcome");
+        return new RefreshDescriptor(partition, id, pass.status(),
+                (pass.result() != null) ? new PassDescriptor(pass.result()) : null, pass.message());
+    }
+
+    /**
+     * Runs an action on one view now ({@code POST /actuator/materializer/{partition}/{id}/{action}}):
+     * {@code refresh}, as {@link #refresh(String, String)}, or {@code verify}, as
+     * {@link #verify(String, String)}. The action is a path segment, not a parameter of the body,
+     * so that {@code POST /actuator/materializer/{partition}/{id}} keeps taking a request without a
+     * body (actuator asks for a JSON body as soon as a write operation has a parameter).
+     * @param partition the partition of the view
+     * @param id the text of the view's {@code _id}
+     * @param action one of {@link #ACTIONS}
+     * @return a {@link RefreshDescriptor} or a {@link VerifyDescriptor}
+     * @throws InvalidEndpointRequestException (400) when this instance does not know the view, or
+     *     the action is not one of {@link #ACTIONS}
+     */
+    @WriteOperation
+    public OperationResponseBody act(@Selector String partition, @Selector String id, @Selector String action) {
+        if (REFRESH.equals(action)) {
+            return refresh(partition, id);
+        }
+        if (VERIFY.equals(action)) {
+            return verify(partition, id);
+        }
+        String reason = "Unknown action '" + action + "': the action is one of " + ACTIONS;
+        throw new InvalidEndpointRequestException(reason, reason);
+    }
+
+    /**
+     * Compares one view's stored rows with a fresh run of its pipeline, writing nothing, and waits for
+     * the comparison, at most the refresh wait.
+     * @param partition the partition of the view
+     * @param id the text of the view's {@code _id}
+     * @return what differs, or that the comparison still runs, or why it failed
+     * @throws InvalidEndpointRequestException (400) when this instance does not know the view
+     */
+    public VerifyDescriptor verify(String partition, String id) {
+        Waited<VerifyReport> check = await(partition, id, () -> this.materializer.verify(partition, id),
+                "The comparison", "it writes nothing; ask again later");
+        return new VerifyDescriptor(partition, id, check.status(),
+                (check.result() != null) ? new VerifyReportDescriptor(check.result()) : null, check.message());
+    }
+
+    /**
+     * Starts the work and waits for it, at most the refresh wait.
+     * @throws InvalidEndpointRequestException when the engine does not know the view
+     */
+    private <T> Waited<T> await(String partition, String id, Supplier<CompletableFuture<T>> start, String work,
+            String whileRunning) {
+        CompletableFuture<T> future;
         try {
-            pass = this.materializer.refresh(partition, id);
+            future = start.get();
         }
         catch (NoSuchElementException ex) {
             throw unknownView(partition, id);
         }
         try {
-            PassReport report = pass.get(this.refreshWait.toMillis(), TimeUnit.MILLISECONDS);
-            return RefreshDescriptor.finished(partition, id, report);
+            return new Waited<>(FINISHED, future.get(this.refreshWait.toMillis(), TimeUnit.MILLISECONDS), null);
         }
         catch (TimeoutException ex) {
-            return RefreshDescriptor.running(partition, id, "The pass still runs after "
-                    + this.refreshWait.toMillis() + " ms; read the view for its outcome");
+            return new Waited<>(RUNNING, null, work + " still runs after " + this.refreshWait.toMillis() + " ms; "
+                    + whileRunning);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
-            return RefreshDescriptor.running(partition, id, "Interrupted while waiting; the pass still runs");
+            return new Waited<>(RUNNING, null, "Interrupted while waiting; " + work.toLowerCase(Locale.ROOT)
+                    + " still runs");
         }
         catch (ExecutionException | CompletionException ex) {
             Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
             if (cause instanceof NoSuchElementException) {
                 throw unknownView(partition, id);
             }
-            return RefreshDescriptor.failed(partition, id, String.valueOf(cause.getMessage()));
+            return new Waited<>(FAILED, null, String.valueOf(cause.getMessage()));
         }
+    }
+
+    /** How a wait ended: {@link #FINISHED} with its result, or {@link #RUNNING} or {@link #FAILED} with a message. */
+    private record Waited<T>(String status, @Nullable T result, @Nullable String message) {
     }
 
     private static InvalidEndpointRequestException unknownView(String partition, String id) {
@@ -179,9 +256,49 @@ public final class MaterializerEndpoint {
             return counts;
         }
 
+        /** @return how far the reconciler's round is */
+        public ReconcileDescriptor getReconcile() {
+            return new ReconcileDescriptor(this.snapshot.reconcile());
+        }
+
         /** @return every view this instance knows */
         public List<ViewDescriptor> getViews() {
             return this.views;
+        }
+    }
+
+    /** How far the reconciler is: the round running now, or when the next starts. */
+    public static final class ReconcileDescriptor {
+
+        private final Reconciler.Progress progress;
+
+        ReconcileDescriptor(Reconciler.Progress progress) {
+            this.progress = progress;
+        }
+
+        /** @return the round running now, from 1; 0 before the first (and when the reconciler is off) */
+        public long getRound() {
+            return this.progress.round();
+        }
+
+        /** @return views of this round checked or skipped */
+        public int getDone() {
+            return this.progress.done();
+        }
+
+        /** @return views in this round */
+        public int getTotal() {
+            return this.progress.total();
+        }
+
+        /** @return views of this round skipped because their partition had work pending */
+        public int getSkipped() {
+            return this.progress.skipped();
+        }
+
+        /** @return when the next round starts (ISO-8601), when none runs now */
+        public @Nullable String getNextRoundAt() {
+            return text(this.progress.nextRoundAt());
         }
     }
 
@@ -243,6 +360,16 @@ public final class MaterializerEndpoint {
         public @Nullable String getLastMode() {
             return (this.view.lastMode() != null) ? text(this.view.lastMode()) : null;
         }
+
+        /** @return when the reconciler last compared the view with its pipeline here (ISO-8601), if it did */
+        public @Nullable String getLastReconciled() {
+            return text(this.view.lastReconciled());
+        }
+
+        /** @return rows of drift the reconciler found and healed here since this instance started */
+        public long getDriftRows() {
+            return this.view.driftRows();
+        }
     }
 
     /** What a refresh did. */
@@ -258,25 +385,13 @@ public final class MaterializerEndpoint {
 
         private final @Nullable String message;
 
-        private RefreshDescriptor(String partition, String id, String status, @Nullable PassDescriptor pass,
+        RefreshDescriptor(String partition, String id, String status, @Nullable PassDescriptor pass,
                 @Nullable String message) {
             this.partition = partition;
             this.id = id;
             this.status = status;
             this.pass = pass;
             this.message = message;
-        }
-
-        static RefreshDescriptor finished(String partition, String id, PassReport report) {
-            return new RefreshDescriptor(partition, id, "finished", new PassDescriptor(report), null);
-        }
-
-        static RefreshDescriptor running(String partition, String id, String message) {
-            return new RefreshDescriptor(partition, id, "running", null, message);
-        }
-
-        static RefreshDescriptor failed(String partition, String id, String message) {
-            return new RefreshDescriptor(partition, id, "failed", null, message);
         }
 
         /** @return the partition of the view */
@@ -340,6 +455,104 @@ public final class MaterializerEndpoint {
         }
 
         /** @return why it failed or gave way, if it did */
+        public @Nullable String getError() {
+            return this.report.error();
+        }
+    }
+
+    /** What a verify found. */
+    public static final class VerifyDescriptor implements OperationResponseBody {
+
+        private final String partition;
+
+        private final String id;
+
+        private final String status;
+
+        private final @Nullable VerifyReportDescriptor report;
+
+        private final @Nullable String message;
+
+        VerifyDescriptor(String partition, String id, String status, @Nullable VerifyReportDescriptor report,
+                @Nullable String message) {
+            this.partition = partition;
+            this.id = id;
+            this.status = status;
+            this.report = report;
+            this.message = message;
+        }
+
+        /** @return the partition of the view */
+        public String getPartition() {
+            return this.partition;
+        }
+
+        /** @return the text of the view's {@code _id} */
+        public String getId() {
+            return this.id;
+        }
+
+        /** @return {@code finished} (see the report), {@code running} (still, after the wait) or {@code failed} */
+        public String getStatus() {
+            return this.status;
+        }
+
+        /** @return what the comparison found, when it finished */
+        public @Nullable VerifyReportDescriptor getReport() {
+            return this.report;
+        }
+
+        /** @return why there is no report */
+        public @Nullable String getMessage() {
+            return this.message;
+        }
+    }
+
+    /** The report of one comparison of a view's stored rows with a fresh run of its pipeline. */
+    public static final class VerifyReportDescriptor {
+
+        private final VerifyReport report;
+
+        VerifyReportDescriptor(VerifyReport report) {
+            this.report = report;
+        }
+
+        /** @return rows of the fresh result */
+        public long getResultRows() {
+            return this.report.resultRows();
+        }
+
+        /** @return result rows the view's current generation lacks */
+        public long getMissing() {
+            return this.report.missing();
+        }
+
+        /** @return result rows stored with other content */
+        public long getChanged() {
+            return this.report.changed();
+        }
+
+        /** @return stored rows the result no longer has */
+        public long getExtra() {
+            return this.report.extra();
+        }
+
+        /** @return rows that differ: what a refresh would write or remove */
+        public long getDifferences() {
+            return this.report.differences();
+        }
+
+        /** @return whether the stored rows equal the result: the pipeline ran and nothing differs */
+        public boolean isInSync() {
+            return this.report.inSync();
+        }
+
+        /** @return how long the comparison took, in milliseconds */
+        public long getDurationMillis() {
+            return this.report.duration().toMillis();
+        }
+
+        /** @return why the pipeline could not run (the counts are then zero), if it could not */
         public @Nullable String getError() {
             return this.report.error();
         }

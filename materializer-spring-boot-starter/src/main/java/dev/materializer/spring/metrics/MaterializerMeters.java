@@ -30,6 +30,16 @@ public final class MaterializerMeters {
     /** Counter: target rows removed. */
     public static final String ROWS_REMOVED = "materializer.rows.removed";
 
+    /**
+     * Counter: rows of drift the reconciler found (and healed): the rows that differed in views
+     * that differed from their pipeline while no work was pending for their partition. Tag-free, and
+     * present from the start, so an alert on its increase always has a series.
+     */
+    public static final String RECONCILE_DRIFT = "materializer.reconcile.drift";
+
+    /** Counter: views the reconciler compared with their pipeline, by {@link #TAG_RESULT}. */
+    public static final String RECONCILE_VIEWS = "materializer.reconcile.views";
+
     /** Tag of {@link #VIEWS}: {@code pending}, {@code ok}, {@code errored} or {@code cycle}. */
     public static final String TAG_STATE = "state";
 
@@ -41,6 +51,25 @@ public final class MaterializerMeters {
 
     /** Tag of {@link #CHANGES}: the source collection. */
     public static final String TAG_SOURCE = "source";
+
+    /**
+     * Tag of {@link #RECONCILE_VIEWS}: {@code in_sync} (nothing differed), {@code drift} (it differed
+     * with no work pending) or {@code pending} (it differed while work was pending for its partition:
+     * that work, not drift).
+     */
+    public static final String TAG_RESULT = "result";
+
+    /** {@link #TAG_RESULT}: nothing differed. */
+    public static final String RESULT_IN_SYNC = "in_sync";
+
+    /** {@link #TAG_RESULT}: the view differed with no work pending, and was rewritten. */
+    public static final String RESULT_DRIFT = "drift";
+
+    /** {@link #TAG_RESULT}: the view differed while work was pending for its partition. */
+    public static final String RESULT_PENDING = "pending";
+
+    /** The results {@link #RECONCILE_VIEWS} reports, each always present (zero until it happens). */
+    public static final List<String> RECONCILE_RESULTS = List.of(RESULT_IN_SYNC, RESULT_DRIFT, RESULT_PENDING);
 
     /** The view states {@link #VIEWS} reports, each always present (zero when no view has it). */
     public static final List<String> VIEW_STATES = List.of("pending", "ok", "errored", "cycle");

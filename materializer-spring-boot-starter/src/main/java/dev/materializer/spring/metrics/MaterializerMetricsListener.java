@@ -1,13 +1,16 @@
 package dev.materializer.spring.metrics;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
+import dev.materializer.core.VerifyReport;
 import dev.materializer.core.WriteMode;
+import dev.materializer.core.view.ViewKey;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -15,8 +18,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Turns the engine's events into counters and a timer: changes by source, passes by outcome and
- * mode, rows written and removed. The auto-configuration adds it to the engine's listeners when
- * Micrometer is present. Thread-safe: meters are looked up once per tag set in concurrent maps.
+ * mode, rows written and removed, and the reconciler's comparisons by result and the rows of drift
+ * it found. The auto-configuration adds it to the engine's listeners when Micrometer is present.
+ * Meters of a fixed tag set are registered when it is created, so they exist (at zero) before their
+ * first event. Thread-safe: other meters are looked up once per tag set in concurrent maps.
  */
 public final class MaterializerMetricsListener implements MaterializerListener {
 
@@ -30,6 +35,10 @@ public final class MaterializerMetricsListener implements MaterializerListener {
 
     private final Counter rowsRemoved;
 
+    private final Counter reconcileDrift;
+
+    private final Map<String, Counter> reconciledByResult;
+
     /** @param registry where the meters go */
     public MaterializerMetricsListener(MeterRegistry registry) {
         this.registry = registry;
@@ -41,6 +50,20 @@ public final class MaterializerMetricsListener implements MaterializerListener {
             .description("Target rows removed")
             .baseUnit("rows")
             .register(registry);
+        // No base unit: Prometheus would append it, and alerts use materializer_reconcile_drift_total.
+        this.reconcileDrift = Counter.builder(MaterializerMeters.RECONCILE_DRIFT)
+            .description("Rows of drift the reconciler found and healed: rows of views that differed from their "
+                    + "pipeline with no work pending")
+            .register(registry);
+        Map<String, Counter> byResult = new LinkedHashMap<>();
+        for (String result : MaterializerMeters.RECONCILE_RESULTS) {
+            byResult.put(result, Counter.builder(MaterializerMeters.RECONCILE_VIEWS)
+                .tag(MaterializerMeters.TAG_RESULT, result)
+                .description("Views the reconciler compared with their pipeline, by result")
+                .baseUnit("views")
+                .register(registry));
+        }
+        this.reconciledByResult = Map.copyOf(byResult);
     }
 
     @Override
@@ -68,5 +91,22 @@ public final class MaterializerMetricsListener implements MaterializerListener {
     }
 
     private record PassTags(PassOutcome outcome, WriteMode mode) {
+    }
+
+    /**
+     * Counts the comparison by its result, and its differing rows when they were drift. A
+     * comparison whose pipeline could not run is not counted: the view's passes report that failure.
+     */
+    @Override
+    public void onReconciled(ViewKey view, VerifyReport report, boolean drift) {
+        if (report.error() != null) {
+            return;
+        }
+        String result = report.inSync() ? MaterializerMeters.RESULT_IN_SYNC
+                : drift ? MaterializerMeters.RESULT_DRIFT : MaterializerMeters.RESULT_PENDING;
+        this.reconciledByResult.get(result).increment();
+        if (drift && report.differences() > 0) {
+            this.reconcileDrift.increment(report.differences());
+        }
     }
 }

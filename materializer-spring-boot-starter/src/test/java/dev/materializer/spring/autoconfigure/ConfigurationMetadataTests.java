@@ -1,7 +1,6 @@
 package dev.materializer.spring.autoconfigure;
 
 import java.io.IOException;
-import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
@@ -75,11 +75,26 @@ class ConfigurationMetadataTests {
             .collect(Collectors.toMap(property -> (String) property.get("name"), Function.identity()));
     }
 
+    @Test
+    void theReconcilerKeysShowTheirDefaults() throws IOException {
+        assertThat(materializerProperties().get("materializer.reconcile.interval")).containsEntry("defaultValue", "6h");
+        // JSON writes 2.0 as 2.
+        assertThat(((Number) materializerProperties().get("materializer.reconcile.max-per-second").get("defaultValue"))
+            .doubleValue()).isEqualTo(2.0);
+    }
+
+    /** The key of every field, and of every field of a nested group (a class nested in the properties). */
     private static Set<String> keysOfTheProperties() {
-        return Arrays.stream(MaterializerProperties.class.getDeclaredFields())
+        return keysOf(MaterializerProperties.class, "materializer.").collect(Collectors.toSet());
+    }
+
+    private static Stream<String> keysOf(Class<?> type, String prefix) {
+        return Arrays.stream(type.getDeclaredFields())
             .filter(field -> !Modifier.isStatic(field.getModifiers()))
-            .map(Field::getName)
-            .map(name -> "materializer." + name.replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT))
-            .collect(Collectors.toSet());
+            .flatMap(field -> {
+                String key = prefix + field.getName().replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
+                return (field.getType().getDeclaringClass() == MaterializerProperties.class)
+                        ? keysOf(field.getType(), key + ".") : Stream.of(key);
+            });
     }
 }

@@ -60,6 +60,8 @@ class MaterializerPropertiesTests {
         assertThat(properties.getMaxConcurrentPasses()).isEqualTo(core.maxConcurrentPasses());
         assertThat(properties.getStorageSources()).isEmpty();
         assertThat(properties.getShutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(properties.getReconcile().getInterval()).isEqualTo(core.reconcileInterval());
+        assertThat(properties.getReconcile().getMaxPerSecond()).isEqualTo(core.reconcileMaxPerSecond());
     }
 
     @Test
@@ -82,7 +84,8 @@ class MaterializerPropertiesTests {
                     "materializer.max-time=45s", "materializer.max-rows=5000", "materializer.max-transaction-rows=50",
                     "materializer.generation-grace=2m", "materializer.pass-lease=90s", "materializer.partition-lease=20s",
                     "materializer.max-concurrent-passes=8", "materializer.instance-id=node-1",
-                    "materializer.storage-sources.orders=identity", "materializer.shutdown-timeout=5s")
+                    "materializer.storage-sources.orders=identity", "materializer.shutdown-timeout=5s",
+                    "materializer.reconcile.interval=30m", "materializer.reconcile.max-per-second=0.5")
             .run(context -> {
                 MaterializerOptions options = this.factory.options();
                 assertThat(options.viewsCollection()).isEqualTo("views");
@@ -101,6 +104,8 @@ class MaterializerPropertiesTests {
                 assertThat(options.maxConcurrentPasses()).isEqualTo(8);
                 assertThat(options.instanceId()).isEqualTo("node-1");
                 assertThat(options.storageSources()).containsOnlyKeys("orders");
+                assertThat(options.reconcileInterval()).isEqualTo(Duration.ofMinutes(30));
+                assertThat(options.reconcileMaxPerSecond()).isEqualTo(0.5);
                 assertThat(this.factory.database()).isEqualTo("shop");
                 assertThat(context.getBean(MaterializerLifecycle.class)).extracting("shutdownTimeout")
                     .isEqualTo(Duration.ofSeconds(5));
@@ -135,6 +140,10 @@ class MaterializerPropertiesTests {
             materializer.status-field           | $status  | materializer.status-field must be a top-level field name
             materializer.status-field           | _part    | materializer.partition-field and materializer.status-field must differ, both were '_part'
             materializer.instance-id            | ' '      | materializer.instance-id must be a non-blank text
+            materializer.reconcile.interval     | 31d      | materializer.reconcile.interval must be between 0s and 720h, was 744h
+            materializer.reconcile.interval     | -1s      | materializer.reconcile.interval must be between 0s and 720h, was -1s
+            materializer.reconcile.max-per-second | 0      | materializer.reconcile.max-per-second must be between 0.01 and 1000, was 0.0
+            materializer.reconcile.max-per-second | 1001   | materializer.reconcile.max-per-second must be between 0.01 and 1000, was 1001.0
             materializer.shutdown-timeout       | -1s      | materializer.shutdown-timeout must be zero or more, was -1s
             materializer.database               | a/b      | materializer.database must be a database name
             """)
@@ -149,6 +158,14 @@ class MaterializerPropertiesTests {
             String expectedKey = key.equals("materializer.status-field") && value.equals("_part")
                     ? "materializer.partition-field" : key;
             assertThat(failure.getName()).isEqualTo(expectedKey);
+        });
+    }
+
+    @Test
+    void aReconcileIntervalOfZeroTurnsTheReconcilerOffAndIsAccepted() {
+        withMongoClient().withPropertyValues("materializer.reconcile.interval=0s").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(this.factory.options().reconcileInterval()).isZero();
         });
     }
 

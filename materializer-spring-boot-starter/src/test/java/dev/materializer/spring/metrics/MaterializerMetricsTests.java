@@ -7,12 +7,14 @@ import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
+import dev.materializer.core.VerifyReport;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.view.ViewKey;
 import dev.materializer.spring.testing.RecordingMaterializer;
 import dev.materializer.spring.testing.Snapshots;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -75,5 +77,66 @@ class MaterializerMetricsTests {
             .isEqualTo(1);
         assertThat(this.registry.get(MaterializerMeters.ROWS_WRITTEN).counter().count()).isEqualTo(15);
         assertThat(this.registry.get(MaterializerMeters.ROWS_REMOVED).counter().count()).isEqualTo(3);
+    }
+
+    @Test
+    void theReconcileMetersExistAtZeroBeforeAnyComparison() {
+        new MaterializerMetricsListener(this.registry);
+        assertThat(this.registry.get(MaterializerMeters.RECONCILE_DRIFT).counter().count()).isZero();
+        assertThat(this.registry.get(MaterializerMeters.RECONCILE_DRIFT).counter().getId().getTags()).as("tag-free")
+            .isEmpty();
+        assertThat(this.registry.get(MaterializerMeters.RECONCILE_VIEWS).counters()).hasSize(3);
+        for (String result : List.of("in_sync", "drift", "pending")) {
+            assertThat(this.registry.get(MaterializerMeters.RECONCILE_VIEWS).tag("result", result).counter().count())
+                .as(result).isZero();
+        }
+    }
+
+    @Test
+    void driftCountsTheRowsThatDifferedAndTheViewsByResult() {
+        MaterializerMetricsListener listener = new MaterializerMetricsListener(this.registry);
+        ViewKey view = new ViewKey("acme", "totals");
+        listener.onReconciled(view, verified(view, 0, 0, 0, null), false);
+        listener.onReconciled(view, verified(view, 0, 0, 0, null), false);
+        listener.onReconciled(view, verified(view, 1, 2, 3, null), true);
+        listener.onReconciled(view, verified(view, 0, 4, 0, null), true);
+
+        assertThat(this.registry.get(MaterializerMeters.RECONCILE_DRIFT).counter().count()).as("1 + 2 + 3 + 4 rows")
+            .isEqualTo(10);
+        assertThat(reconciled("in_sync")).isEqualTo(2);
+        assertThat(reconciled("drift")).isEqualTo(2);
+        assertThat(reconciled("pending")).isZero();
+    }
+
+    @Test
+    void aDifferenceWhileWorkWasPendingIsNotDrift() {
+        MaterializerMetricsListener listener = new MaterializerMetricsListener(this.registry);
+        ViewKey view = new ViewKey("acme", "totals");
+        listener.onReconciled(view, verified(view, 5, 0, 1, null), false);
+
+        assertThat(reconciled("pending")).isEqualTo(1);
+        assertThat(reconciled("drift")).isZero();
+        assertThat(this.registry.get(MaterializerMeters.RECONCILE_DRIFT).counter().count()).isZero();
+    }
+
+    @Test
+    void aComparisonWhosePipelineCouldNotRunIsNotCounted() {
+        MaterializerMetricsListener listener = new MaterializerMetricsListener(this.registry);
+        ViewKey view = new ViewKey("acme", "broken");
+        listener.onReconciled(view, verified(view, 0, 0, 0, "maxRows exceeded"), false);
+
+        for (String result : MaterializerMeters.RECONCILE_RESULTS) {
+            assertThat(reconciled(result)).as(result).isZero();
+        }
+        assertThat(this.registry.get(MaterializerMeters.RECONCILE_VIEWS).counters()).as("no other result tag").hasSize(3);
+    }
+
+    private double reconciled(String result) {
+        return this.registry.get(MaterializerMeters.RECONCILE_VIEWS).tag(MaterializerMeters.TAG_RESULT, result).counter()
+            .count();
+    }
+
+    private static VerifyReport verified(ViewKey view, long missing, long changed, long extra, @Nullable String error) {
+        return new VerifyReport(view, 10, missing, changed, extra, Duration.ofMillis(5), error);
     }
 }

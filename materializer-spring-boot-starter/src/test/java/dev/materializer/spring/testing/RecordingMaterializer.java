@@ -13,6 +13,7 @@ import dev.materializer.core.EngineState;
 import dev.materializer.core.Materializer;
 import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassReport;
+import dev.materializer.core.VerifyReport;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,6 +30,8 @@ public final class RecordingMaterializer implements Materializer {
 
     private final Map<String, CompletableFuture<PassReport>> refreshes = new HashMap<>();
 
+    private final Map<String, CompletableFuture<VerifyReport>> verifies = new HashMap<>();
+
     private volatile @Nullable CountDownLatch drainGate;
 
     private volatile boolean drainResult = true;
@@ -38,6 +41,8 @@ public final class RecordingMaterializer implements Materializer {
     private volatile @Nullable RuntimeException snapshotFailure;
 
     private volatile @Nullable Duration drainTimeout;
+
+    private volatile boolean throwForUnknownViews;
 
     /** @param snapshot what {@link #snapshot()} returns from now on */
     public void setSnapshot(MaterializerSnapshot snapshot) {
@@ -63,6 +68,19 @@ public final class RecordingMaterializer implements Materializer {
     /** Makes {@link #refresh(String, String)} of that view return this future. */
     public synchronized void onRefresh(String partition, String id, CompletableFuture<PassReport> result) {
         this.refreshes.put(partition + "/" + id, result);
+    }
+
+    /** Makes {@link #verify(String, String)} of that view return this future. */
+    public synchronized void onVerify(String partition, String id, CompletableFuture<VerifyReport> result) {
+        this.verifies.put(partition + "/" + id, result);
+    }
+
+    /**
+     * Makes {@link #refresh(String, String)} and {@link #verify(String, String)} of an unknown view
+     * throw {@link NoSuchElementException} rather than return a failed future.
+     */
+    public void throwForUnknownViews() {
+        this.throwForUnknownViews = true;
     }
 
     /** @return the names of the lifecycle methods called, in order */
@@ -123,7 +141,21 @@ public final class RecordingMaterializer implements Materializer {
     public synchronized CompletableFuture<PassReport> refresh(String partition, String id) {
         record("refresh " + partition + "/" + id);
         CompletableFuture<PassReport> result = this.refreshes.get(partition + "/" + id);
-        return (result != null) ? result
-                : CompletableFuture.failedFuture(new NoSuchElementException("no view " + partition + "/" + id));
+        return (result != null) ? result : unknown(partition, id);
+    }
+
+    @Override
+    public synchronized CompletableFuture<VerifyReport> verify(String partition, String id) {
+        record("verify " + partition + "/" + id);
+        CompletableFuture<VerifyReport> result = this.verifies.get(partition + "/" + id);
+        return (result != null) ? result : unknown(partition, id);
+    }
+
+    private <T> CompletableFuture<T> unknown(String partition, String id) {
+        NoSuchElementException failure = new NoSuchElementException("no view " + partition + "/" + id);
+        if (this.throwForUnknownViews) {
+            throw failure;
+        }
+        return CompletableFuture.failedFuture(failure);
     }
 }

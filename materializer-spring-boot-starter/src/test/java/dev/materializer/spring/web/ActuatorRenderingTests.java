@@ -3,8 +3,10 @@ package dev.materializer.spring.web;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
+import com.jayway.jsonpath.JsonPath;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
+import dev.materializer.core.VerifyReport;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.view.ViewKey;
 import dev.materializer.spring.metrics.MaterializerMetricsListener;
@@ -26,7 +28,9 @@ import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 import org.springframework.web.context.WebApplicationContext;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
@@ -82,7 +86,16 @@ class ActuatorRenderingTests {
             .andExpect(jsonPath("$.views[0].lastRun").value("2026-01-02T03:04:05Z"))
             .andExpect(jsonPath("$.views[0].lastOutcome").value("changed"))
             .andExpect(jsonPath("$.views[0].lastMode").value("generation"))
-            .andExpect(jsonPath("$.views[1].lastError").value("maxRows exceeded: 100001 rows"));
+            .andExpect(jsonPath("$.views[1].lastError").value("maxRows exceeded: 100001 rows"))
+            .andExpect(jsonPath("$.views[0].lastReconciled").value("2026-01-02T04:00:00Z"))
+            .andExpect(jsonPath("$.views[0].driftRows").value(3))
+            .andExpect(jsonPath("$.views[3].lastReconciled").doesNotExist())
+            .andExpect(jsonPath("$.views[3].driftRows").value(0))
+            .andExpect(jsonPath("$.reconcile.round").value(4))
+            .andExpect(jsonPath("$.reconcile.done").value(2))
+            .andExpect(jsonPath("$.reconcile.total").value(3))
+            .andExpect(jsonPath("$.reconcile.skipped").value(1))
+            .andExpect(jsonPath("$.reconcile.nextRoundAt").doesNotExist());
     }
 
     @Test
@@ -105,6 +118,46 @@ class ActuatorRenderingTests {
             .andExpect(jsonPath("$.pass.mode").value("generation"))
             .andExpect(jsonPath("$.pass.durationMillis").value(12));
         this.mvc.perform(post("/actuator/materializer/acme/nope")).andExpect(status().isBadRequest());
+    }
+
+    @Test
+    void aVerifyIsAPostOfTheViewsVerifyActionThatReturnsWhatDiffers() throws Exception {
+        this.engine.onVerify("acme", "totals", CompletableFuture.completedFuture(
+                new VerifyReport(new ViewKey("acme", "totals"), 4, 0, 1, 0, Duration.ofMillis(8), null)));
+        this.mvc.perform(post("/actuator/materializer/acme/totals/verify"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.partition").value("acme"))
+            .andExpect(jsonPath("$.id").value("totals"))
+            .andExpect(jsonPath("$.status").value("finished"))
+            .andExpect(jsonPath("$.report.resultRows").value(4))
+            .andExpect(jsonPath("$.report.missing").value(0))
+            .andExpect(jsonPath("$.report.changed").value(1))
+            .andExpect(jsonPath("$.report.extra").value(0))
+            .andExpect(jsonPath("$.report.differences").value(1))
+            .andExpect(jsonPath("$.report.inSync").value(false))
+            .andExpect(jsonPath("$.report.durationMillis").value(8))
+            .andExpect(jsonPath("$.report.error").doesNotExist())
+            .andExpect(jsonPath("$.pass").doesNotExist());
+        assertThat(this.engine.calls()).as("the context's engine, shared by the tests").endsWith("verify acme/totals");
+    }
+
+    @Test
+    void theRefreshActionIsTheRefresh() throws Exception {
+        this.engine.onRefresh("acme", "totals", CompletableFuture.completedFuture(new PassReport(
+                new ViewKey("acme", "totals"), WriteMode.GENERATION, PassOutcome.UNCHANGED, 0, 0, Duration.ofMillis(12), null)));
+        this.mvc.perform(post("/actuator/materializer/acme/totals/refresh"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.status").value("finished"))
+            .andExpect(jsonPath("$.pass.outcome").value("unchanged"));
+    }
+
+    @Test
+    void aVerifyOfAnUnknownViewAndAnUnknownActionAreBadRequests() throws Exception {
+        this.mvc.perform(post("/actuator/materializer/acme/nope/verify")).andExpect(status().isBadRequest());
+        this.mvc.perform(post("/actuator/materializer/acme/totals/rebuild"))
+            .andExpect(status().isBadRequest())
+            .andExpect(status().reason("Unknown action 'rebuild': the action is one of [refresh, verify]"));
+        assertThat(this.engine.calls()).as("the unknown action ran nothing").endsWith("verify acme/nope");
     }
 
     @Test
@@ -136,6 +189,22 @@ class ActuatorRenderingTests {
             .andExpect(jsonPath("$.measurements[?(@.statistic == 'COUNT')].value", contains(1.0)));
         this.mvc.perform(get("/actuator/metrics/materializer.rows.written"))
             .andExpect(jsonPath("$.measurements[0].value").value(4.0));
+        this.mvc.perform(get("/actuator/metrics/materializer.reconcile.drift"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.availableTags").isEmpty());
+        this.mvc.perform(get("/actuator/metrics/materializer.reconcile.views"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.availableTags[0].tag").value("result"))
+            .andExpect(jsonPath("$.availableTags[0].values", containsInAnyOrder("in_sync", "drift", "pending")));
+        double driftBefore = measurement("materializer.reconcile.drift");
+        listener.onReconciled(new ViewKey("acme", "totals"),
+                new VerifyReport(new ViewKey("acme", "totals"), 4, 1, 1, 0, Duration.ofMillis(3), null), true);
+        assertThat(measurement("materializer.reconcile.drift")).isEqualTo(driftBefore + 2);
+    }
+
+    private double measurement(String meter) throws Exception {
+        String body = this.mvc.perform(get("/actuator/metrics/" + meter)).andReturn().getResponse().getContentAsString();
+        return JsonPath.<Double>read(body, "$.measurements[0].value");
     }
 
     @SpringBootConfiguration

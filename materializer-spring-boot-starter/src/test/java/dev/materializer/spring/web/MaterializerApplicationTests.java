@@ -18,9 +18,12 @@ import dev.materializer.core.EngineState;
 import dev.materializer.core.Materializer;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.view.ViewFilter;
+import dev.materializer.spring.metrics.MaterializerMeters;
+import io.micrometer.core.instrument.MeterRegistry;
 import dev.materializer.testing.MongoKind;
 import dev.materializer.testing.MongoServers;
 import org.bson.Document;
+import org.bson.conversions.Bson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -37,13 +40,16 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
+import static com.mongodb.client.model.Updates.set;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The starter with the real engine on the in-process MongoDB test server, over HTTP: a view document
- * is defined, materializes, shows in the endpoint, health and meters, refreshes on request, and the
+ * is defined, materializes, shows in the endpoint, health and meters, refreshes and verifies on
+ * request, a row written by hand into its target is found and rewritten by the reconciler, and the
  * application closes while a pass is in flight and drains it.
  */
 @ExtendWith(OutputCaptureExtension.class)
@@ -98,6 +104,25 @@ class MaterializerApplicationTests {
         assertThat(JsonPath.<String>read(refreshed, "$.status")).isEqualTo("finished");
         assertThat(JsonPath.<String>read(refreshed, "$.pass.outcome")).isEqualTo("unchanged");
 
+        // A verify compares the stored rows with a fresh run of the pipeline and writes nothing.
+        String inSync = post("/actuator/materializer/acme/totals/verify").body();
+        assertThat(JsonPath.<String>read(inSync, "$.status")).isEqualTo("finished");
+        assertThat(JsonPath.<Integer>read(inSync, "$.report.resultRows")).isEqualTo(2);
+        assertThat(JsonPath.<Integer>read(inSync, "$.report.differences")).isZero();
+        assertThat(JsonPath.<Boolean>read(inSync, "$.report.inSync")).isTrue();
+        // A row written by hand into the target: the verify sees it, and leaves it.
+        Bson handWritten = and(ViewFilter.of(viewDocument), eq("total", 99));
+        database.getCollection("order_totals").updateOne(and(ViewFilter.of(viewDocument), eq("total", 1)), set("total", 99));
+        String edited = post("/actuator/materializer/acme/totals/verify").body();
+        assertThat(JsonPath.<Integer>read(edited, "$.report.changed")).isEqualTo(1);
+        assertThat(JsonPath.<Integer>read(edited, "$.report.missing")).isZero();
+        assertThat(JsonPath.<Integer>read(edited, "$.report.extra")).isZero();
+        assertThat(JsonPath.<Boolean>read(edited, "$.report.inSync")).isFalse();
+        assertThat(database.getCollection("order_totals").countDocuments(handWritten)).as("the verify wrote nothing")
+            .isEqualTo(1);
+        database.getCollection("order_totals").updateOne(handWritten, set("total", 1));
+        assertThat(post("/actuator/materializer/acme/nope/verify").statusCode()).isEqualTo(400);
+
         assertThat(JsonPath.<Double>read(get("/actuator/metrics/materializer.streams.open").body(), "$.measurements[0].value"))
             .isPositive();
         assertThat(JsonPath.<Double>read(get("/actuator/metrics/materializer.views?tag=state:ok").body(),
@@ -144,6 +169,57 @@ class MaterializerApplicationTests {
         assertThat(pass).isCompleted();
         assertThat(materializer.snapshot().state()).isEqualTo(EngineState.STOPPED);
         assertThat(output).contains("Materializer drained").doesNotContain("Materializer abandoned");
+    }
+
+    @Test
+    void theReconcilerFindsARowWrittenByHandIntoATargetCountsItAsDriftAndRewritesIt() {
+        String databaseName = "starter_drift_" + UUID.randomUUID().toString().substring(0, 8);
+        ConfigurableApplicationContext context = new SpringApplicationBuilder(Application.class)
+            .web(WebApplicationType.NONE)
+            .properties("spring.mongodb.uri=" + uri(databaseName), "management.health.mongodb.enabled=false",
+                    "materializer.debounce=50ms", "materializer.reconcile.interval=1s",
+                    "materializer.reconcile.max-per-second=50")
+            .run();
+        try (context) {
+            Materializer materializer = context.getBean(Materializer.class);
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+            MongoDatabase database = context.getBean(MongoClient.class).getDatabase(databaseName);
+            database.getCollection("orders").insertMany(List.of(order("acme", "c1", 5), order("acme", "c2", 1)));
+            database.getCollection("_aggregations").insertOne(totalsView("acme", "totals", "orders", "order_totals"));
+            await().atMost(PATIENCE).until(() -> materializer.view("acme", "totals")
+                .filter(view -> view.state().equals("ok")).isPresent());
+            // A round that found the view in sync: the reconciler runs, and its meters exist.
+            await().atMost(PATIENCE).until(() -> reconciled(meters, "in_sync") >= 1);
+            double driftBefore = meters.get(MaterializerMeters.RECONCILE_DRIFT).counter().count();
+            Document viewDocument = database.getCollection("_aggregations").find(eq("_id", "totals")).first();
+            assertThat(viewDocument).isNotNull();
+
+            database.getCollection("order_totals").updateOne(and(ViewFilter.of(viewDocument), eq("total", 1)),
+                    set("total", 99));
+
+            await().atMost(PATIENCE).untilAsserted(() -> {
+                Document status = database.getCollection("_aggregations").find(eq("_id", "totals")).first()
+                    .get("_materializerStatus", Document.class);
+                Document drift = status.get("reconcile", Document.class).get("drift", Document.class);
+                assertThat(drift).as("the drift in the view's status").isNotNull();
+                assertThat(drift.get("changed", Number.class).longValue()).isEqualTo(1);
+                assertThat(drift.get("missing", Number.class).longValue()).isZero();
+            });
+            assertThat(meters.get(MaterializerMeters.RECONCILE_DRIFT).counter().count()).isGreaterThanOrEqualTo(driftBefore + 1);
+            assertThat(reconciled(meters, "drift")).isPositive();
+            assertThat(materializer.view("acme", "totals").orElseThrow().driftRows()).isPositive();
+            // Read the view document again: the rewrite may have flipped in a new generation.
+            Document healed = database.getCollection("_aggregations").find(eq("_id", "totals")).first();
+            assertThat(healed).isNotNull();
+            List<Document> rows = database.getCollection("order_totals").find(ViewFilter.of(healed))
+                .into(new ArrayList<>());
+            assertThat(rows).as("rewritten from the pipeline").extracting(row -> row.get("total"))
+                .containsExactlyInAnyOrder(5, 1);
+        }
+    }
+
+    private static double reconciled(MeterRegistry meters, String result) {
+        return meters.get(MaterializerMeters.RECONCILE_VIEWS).tag(MaterializerMeters.TAG_RESULT, result).counter().count();
     }
 
     private HttpResponse<String> get(String path) throws IOException, InterruptedException {
