@@ -3,6 +3,7 @@ package dev.materializer.core;
 import java.time.Duration;
 import java.util.List;
 
+import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.reconcile.Reconciler;
 import org.jspecify.annotations.Nullable;
 
@@ -17,9 +18,12 @@ import org.jspecify.annotations.Nullable;
  * @param transactions whether the deployment offers transactions (the writer chosen)
  * @param views every view this instance knows
  * @param reconcile how far the reconciler's round is
+ * @param catchUp how far the catch-ups are (a start, partitions taken over, a stream that lost its
+ *     history): they take turns, a few partitions at a time
  */
 public record MaterializerSnapshot(EngineState state, @Nullable String reason, int openStreams, int passesInFlight,
-        @Nullable Duration lag, boolean transactions, List<ViewSnapshot> views, Reconciler.Progress reconcile) {
+        @Nullable Duration lag, boolean transactions, List<ViewSnapshot> views, Reconciler.Progress reconcile,
+        PassScheduler.CatchUpProgress catchUp) {
 
     /** Copies the views so the record stays immutable. */
     public MaterializerSnapshot {
@@ -38,6 +42,7 @@ public record MaterializerSnapshot(EngineState state, @Nullable String reason, i
      */
     public MaterializerSnapshot(EngineState state, @Nullable String reason, int openStreams, int passesInFlight,
             @Nullable Duration lag, boolean transactions, List<ViewSnapshot> views) {
-        this(state, reason, openStreams, passesInFlight, lag, transactions, views, Reconciler.Progress.NONE);
+        this(state, reason, openStreams, passesInFlight, lag, transactions, views, Reconciler.Progress.NONE,
+                new PassScheduler.CatchUpProgress(0, 0, 0, 0));
     }
 }

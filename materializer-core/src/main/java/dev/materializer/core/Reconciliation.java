@@ -95,7 +95,8 @@ final class Reconciliation implements Reconciler.Views {
     private void run(ViewKey key) {
         ViewDefinition view = registry.find(key.partition(), key.id());
         ViewRunner current = runner.get();
-        if (view == null || current == null || registry.isBlocked(key) || !owns.test(key.partition())) {
+        if (view == null || current == null || registry.isBlocked(key) || !owns.test(key.partition())
+                || !scheduler.intake()) {
             return;
         }
         VerifyReport check;

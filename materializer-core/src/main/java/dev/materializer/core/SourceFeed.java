@@ -9,6 +9,7 @@ import java.util.Set;
 
 import com.mongodb.client.MongoDatabase;
 import dev.materializer.core.cluster.PartitionOwnership;
+import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.routing.AffectedPartitions;
 import dev.materializer.core.routing.PartitionRouter;
@@ -244,7 +245,7 @@ final class SourceFeed implements StreamListener {
             log.warn("{}: its views run a full catch-up", reason);
             sayCatchUp(collection, reason);
             registry.partitionsReading(collection).stream().filter(owns)
-                .forEach(partition -> scheduler.markDirty(partition, collection));
+                .forEach(partition -> scheduler.catchUp(partition, everyViewReading(collection)));
             return;
         }
         // A first open: the checkpoint (or none) answers for some partitions; the owned others catch up.
@@ -255,17 +256,25 @@ final class SourceFeed implements StreamListener {
                 return;
             }
             if (from.pending().contains(partition)) {
-                scheduler.markDirty(partition, collection);
+                scheduler.catchUp(partition, everyViewReading(collection));
             }
             else if (!answersFor(from, partition)) {
                 caughtUp.add(partition);
-                scheduler.markDirty(partition, collection, viewIds);
+                DirtySources marks = new DirtySources();
+                marks.add(collection, viewIds);
+                scheduler.catchUp(partition, marks);
             }
         });
         if (from.token() != null && !caughtUp.isEmpty()) {
             log.info("The checkpoint of {} by {} does not answer for {} partition(s) this instance owns: they catch up",
                     collection, from.writer() == null ? "an older engine" : "instance " + from.writer(), caughtUp.size());
         }
+    }
+
+    private static DirtySources everyViewReading(String collection) {
+        DirtySources marks = new DirtySources();
+        marks.addAll(collection);
+        return marks;
     }
 
     /** Whether the checkpoint's writer owned the partition when it saved, and so answers for its events. */

@@ -240,7 +240,10 @@ final class ViewCatalog implements StreamListener {
     /** Rebalances a partition in its lane; what gives way there stays pending with the scheduler. */
     private void rebalance(String partition, java.util.function.Predicate<ViewDefinition> mustRun) {
         lanes.submit(partition, () -> {
-            scheduler.retry(partition, passes.rebalance(partition, mustRun));
+            // Stopping: the next start reads every view again and runs what this would have run.
+            if (scheduler.intake()) {
+                scheduler.retry(partition, passes.rebalance(partition, mustRun));
+            }
             return null;
         });
     }

@@ -16,6 +16,7 @@ import dev.materializer.core.reconcile.Reconciler;
 import dev.materializer.core.routing.PartitionRouter;
 import dev.materializer.core.server.CapabilityDetector;
 import dev.materializer.core.server.ClockSkew;
+import dev.materializer.core.server.EngineIndexes;
 import dev.materializer.core.server.ServerCapabilities;
 import dev.materializer.core.stream.CheckpointStore;
 import dev.materializer.core.stream.CollectionStream;
@@ -128,7 +129,7 @@ public final class ViewMaterializer implements Materializer {
         this.status = new StatusStore(this.database, options);
         this.passes = new PassExecution(registry, status, clock, listener, options, ownership::owns, this::sweepAfter);
         this.scheduler = new PassScheduler(clock, options.debounce(), maxDelay(options.debounce()), options.rewatch(),
-                lanes, passes);
+                options.maxConcurrentPasses(), lanes, passes);
         this.feed = new SourceFeed(this.database, registry,
                 new PartitionRouter(options.partitionField(), options.storageSources()), scheduler,
                 new CheckpointStore(this.database, options.checkpointsCollection(), options.instanceId(),
@@ -173,6 +174,8 @@ public final class ViewMaterializer implements Materializer {
                     transactions ? "in one transaction up to " + options.maxTransactionRows() + " rows, else by generation"
                             : "by generation");
             feed.skew(ClockSkew.measure(database, options.checkpointsCollection()));
+            EngineIndexes.ensure(database, options.viewsCollection(), options.partitionField(),
+                    options.checkpointsCollection());
             ViewRunner viewRunner = new ViewRunner(database, transactions ? client : null, options,
                     new ScopeGuard(options.partitionField()), new RowHasher());
             runner = viewRunner;
@@ -363,7 +366,7 @@ public final class ViewMaterializer implements Materializer {
             why = closed.isEmpty() ? null : "change streams reopening: " + String.join(", ", closed);
         }
         return new MaterializerSnapshot(now, why, open, lanes.inFlight(), feed.lag(), transactions,
-                registry.snapshot(), reconciler.progress());
+                registry.snapshot(), reconciler.progress(), scheduler.catchUpProgress());
     }
 
     @Override

@@ -2,8 +2,10 @@ package dev.materializer.core.pass;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -74,6 +76,18 @@ public final class PassScheduler {
     /** The partitions with a pass waiting in their lane, not started yet. */
     private final Set<String> queued = new HashSet<>();
 
+    /** Catch-ups waiting for their turn, oldest first; their marks are dirty already. */
+    private final Set<String> catchUpsWaiting = new java.util.LinkedHashSet<>();
+
+    /** Catch-ups let into the lanes and not ended yet: at most {@code catchUpLimit}. */
+    private final Set<String> catchUpsRunning = new HashSet<>();
+
+    private final int catchUpLimit;
+
+    private long catchUpsDone;
+
+    private long catchUpsTotal;
+
     private boolean intake = true;
 
     /**
@@ -82,12 +96,14 @@ public final class PassScheduler {
      * @param debounce the quiet time before a pass
      * @param maxDelay the longest a change waits for its pass
      * @param retryDelay how long work that could not be applied waits before it runs again
+     * @param catchUpLimit how many catch-up passes may be queued or running at once
      * @param lanes where passes run
      * @param runner what a pass does
      */
     public PassScheduler(EngineClock clock, Duration debounce, Duration maxDelay, Duration retryDelay,
-            PartitionLanes lanes, PassRunner runner) {
+            int catchUpLimit, PartitionLanes lanes, PassRunner runner) {
         this.clock = clock;
+        this.catchUpLimit = Math.max(1, catchUpLimit);
         this.debounce = debounce;
         this.maxDelay = maxDelay.compareTo(debounce) < 0 ? debounce : maxDelay;
         this.retryDelay = retryDelay;
@@ -135,26 +151,73 @@ public final class PassScheduler {
     }
 
     /**
-     * Marks every view of a partition and queues its pass at once, without a debounce: a catch-up,
-     * for changes no one may have heard (a partition taken over).
+     * Marks every view of a partition for a catch-up, for changes no one may have heard (a
+     * partition taken over). See {@link #catchUp(String, DirtySources)}.
      * @param partition the partition
      */
     public void markCatchUp(String partition) {
         DirtySources marks = new DirtySources();
         marks.addEverything();
-        boolean now;
+        catchUp(partition, marks);
+    }
+
+    /**
+     * Marks work of a catch-up (a first start, a partition taken over, a stream that lost its
+     * history). Catch-ups do not wait for a debounce but take turns: at most {@code catchUpLimit}
+     * are queued or running at once, the others wait in order, so a start that catches up ten
+     * thousand partitions queues a bounded number of passes. The marks are dirty from now on, so
+     * every checkpoint names them until they ran.
+     * @param partition the partition
+     * @param marks what must run
+     */
+    public void catchUp(String partition, DirtySources marks) {
         synchronized (this) {
             dirty.computeIfAbsent(partition, key -> new DirtySources()).addAll(marks);
             firstMark.putIfAbsent(partition, clock.now());
-            EngineClock.Timer previous = timers.remove(partition);
-            if (previous != null) {
-                previous.cancel();
+            if (!catchUpsRunning.contains(partition) && catchUpsWaiting.add(partition)) {
+                catchUpsTotal++;
             }
-            now = intake;
         }
-        if (now) {
-            fire(partition);
+        letCatchUpsIn();
+    }
+
+    /** Lets waiting catch-ups into the lanes while fewer than the limit are in. */
+    private void letCatchUpsIn() {
+        List<String> admitted = new ArrayList<>();
+        synchronized (this) {
+            if (!intake) {
+                return;
+            }
+            java.util.Iterator<String> waiting = catchUpsWaiting.iterator();
+            while (catchUpsRunning.size() < catchUpLimit && waiting.hasNext()) {
+                String partition = waiting.next();
+                waiting.remove();
+                catchUpsRunning.add(partition);
+                admitted.add(partition);
+            }
         }
+        for (String partition : admitted) {
+            if (!fire(partition)) {
+                // A pass already waits in the lane and takes the marks: its end ends the catch-up too.
+                passEnded(partition);
+            }
+        }
+    }
+
+    /** How far the catch-ups are. */
+    public synchronized CatchUpProgress catchUpProgress() {
+        return new CatchUpProgress(catchUpsTotal, catchUpsDone, catchUpsRunning.size(), catchUpsWaiting.size());
+    }
+
+    /**
+     * How far the catch-ups of this instance are, since it started.
+     *
+     * @param total catch-ups asked for
+     * @param done catch-ups ended
+     * @param running catch-ups queued or running now
+     * @param waiting catch-ups waiting for their turn
+     */
+    public record CatchUpProgress(long total, long done, int running, int waiting) {
     }
 
     /**
@@ -191,34 +254,58 @@ public final class PassScheduler {
         timers.put(partition, clock.schedule(delay.isNegative() ? Duration.ZERO : delay, () -> fire(partition)));
     }
 
-    private void fire(String partition) {
+    /** Queues the partition's pass; false when stopped, nothing is dirty, or a pass already waits in its lane. */
+    private boolean fire(String partition) {
         synchronized (this) {
             timers.remove(partition);
             if (!intake || !dirty.containsKey(partition) || !queued.add(partition)) {
                 // Stopped, nothing to do, or a pass already waits in the lane and will take these marks.
-                return;
+                return false;
             }
         }
         lanes.submit(partition, () -> {
             DirtySources sources = take(partition);
-            if (sources.isEmpty()) {
-                return null;
-            }
-            DirtySources again = new DirtySources();
             try {
-                again = runner.runPass(partition, sources.copy());
-            }
-            catch (RuntimeException ex) {
-                log.error("The pass of partition {} failed; it runs again in {}", partition, retryDelay, ex);
-                again = sources;
+                if (!sources.isEmpty()) {
+                    runTaken(partition, sources);
+                }
             }
             finally {
-                // The retry goes back before the taken marks are let go, so a checkpoint always sees one of them.
-                retry(partition, again);
-                release(partition);
+                passEnded(partition);
             }
             return null;
         });
+        return true;
+    }
+
+    private void runTaken(String partition, DirtySources sources) {
+        DirtySources again = new DirtySources();
+        try {
+            again = runner.runPass(partition, sources.copy());
+        }
+        catch (RuntimeException ex) {
+            log.error("The pass of partition {} failed; it runs again in {}", partition, retryDelay, ex);
+            again = sources;
+        }
+        finally {
+            // The retry goes back before the taken marks are let go, so a checkpoint always sees one of them.
+            retry(partition, again);
+            release(partition);
+        }
+    }
+
+    /** A pass of the partition ended (or found nothing to do): a catch-up's turn ends with it. */
+    private void passEnded(String partition) {
+        boolean wasCatchUp;
+        synchronized (this) {
+            wasCatchUp = catchUpsRunning.remove(partition);
+            if (wasCatchUp) {
+                catchUpsDone++;
+            }
+        }
+        if (wasCatchUp) {
+            letCatchUpsIn();
+        }
     }
 
     /** The pass takes the set: a change from now on goes into a new set and a new pass. */

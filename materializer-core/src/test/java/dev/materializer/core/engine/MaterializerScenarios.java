@@ -621,6 +621,22 @@ abstract class MaterializerScenarios {
     }
 
     @Test
+    void theEngineIndexesItsOwnCollectionsForTheReadsItMakes(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            List<Document> viewIndexes = f.views().listIndexes().into(new ArrayList<>());
+            assertThat(viewIndexes).extracting(index -> index.get("key", Document.class))
+                .contains(new Document(f.options.partitionField(), 1));
+            List<Document> checkpointIndexes = f.db.getCollection(f.options.checkpointsCollection()).listIndexes()
+                .into(new ArrayList<>());
+            assertThat(checkpointIndexes).extracting(index -> index.get("key", Document.class))
+                .contains(new Document("kind", 1).append("collection", 1));
+        }
+    }
+
+    @Test
     void theSnapshotListsEveryViewWithItsState(TestMongo mongo) {
         try (EngineFixture f = new EngineFixture(mongo)) {
             f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));

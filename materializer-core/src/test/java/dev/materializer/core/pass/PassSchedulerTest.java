@@ -28,7 +28,7 @@ class PassSchedulerTest {
 
     private static final Duration RETRY = Duration.ofMillis(200);
 
-    private final PassScheduler scheduler = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, lanes,
+    private final PassScheduler scheduler = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes,
             (partition, dirty) -> {
                 passes.add(partition + ":" + String.join(",", new java.util.TreeSet<>(dirty.sources())));
                 return new DirtySources();
@@ -82,7 +82,7 @@ class PassSchedulerTest {
         CountDownLatch inPass = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         List<Set<String>> seen = Collections.synchronizedList(new ArrayList<>());
-        PassScheduler blocking = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, lanes, (partition, sources) -> {
+        PassScheduler blocking = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes, (partition, sources) -> {
             seen.add(sources.sources());
             inPass.countDown();
             try {
@@ -111,7 +111,7 @@ class PassSchedulerTest {
     @Test
     void marksForSomeViewsAffectOnlyThoseViewsUntilASourceIsMarkedForAll() throws InterruptedException {
         List<DirtySources> taken = Collections.synchronizedList(new ArrayList<>());
-        PassScheduler recording = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, lanes, (partition, dirty) -> {
+        PassScheduler recording = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes, (partition, dirty) -> {
             taken.add(dirty);
             return new DirtySources();
         });
@@ -151,7 +151,7 @@ class PassSchedulerTest {
     @Test
     void workAPassCouldNotApplyStaysPendingUntilItsRetryHasRun() throws InterruptedException {
         List<DirtySources> runs = Collections.synchronizedList(new ArrayList<>());
-        PassScheduler giving = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, lanes, (partition, dirty) -> {
+        PassScheduler giving = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes, (partition, dirty) -> {
             runs.add(dirty);
             if (runs.size() > 1) {
                 return new DirtySources();
@@ -179,7 +179,7 @@ class PassSchedulerTest {
     @Test
     void aPassThatThrowsPutsEverythingItTookBack() throws InterruptedException {
         List<String> runs = Collections.synchronizedList(new ArrayList<>());
-        PassScheduler throwing = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, lanes, (partition, dirty) -> {
+        PassScheduler throwing = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes, (partition, dirty) -> {
             runs.add(partition);
             if (runs.size() == 1) {
                 throw new IllegalArgumentException("a bug of ours");
@@ -215,7 +215,7 @@ class PassSchedulerTest {
         CountDownLatch inPass = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         List<Set<String>> seen = Collections.synchronizedList(new ArrayList<>());
-        PassScheduler blocking = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, lanes, (partition, sources) -> {
+        PassScheduler blocking = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes, (partition, sources) -> {
             seen.add(sources.sources());
             inPass.countDown();
             try {
@@ -240,5 +240,36 @@ class PassSchedulerTest {
 
         assertThat(seen).hasSize(2);
         assertThat(seen.get(1)).hasSize(100);
+    }
+
+    @Test
+    void catchUpsTakeTurnsSoAStartThatCatchesUpManyPartitionsQueuesAFewPassesAtATime() throws InterruptedException {
+        CountDownLatch release = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger mostAtOnce = new java.util.concurrent.atomic.AtomicInteger();
+        PassScheduler paced = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 2, lanes, (partition, sources) -> {
+            mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                release.await(5, TimeUnit.SECONDS);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            running.decrementAndGet();
+            return new DirtySources();
+        });
+        for (int p = 0; p < 50; p++) {
+            paced.markCatchUp("t" + p);
+        }
+        assertThat(lanes.inFlight()).as("two catch-ups in the lanes, the others wait their turn").isEqualTo(2);
+        assertThat(paced.pendingPartitions("orders")).as("every one pending for the checkpoints").hasSize(50);
+        assertThat(paced.catchUpProgress()).isEqualTo(new PassScheduler.CatchUpProgress(50, 0, 2, 48));
+
+        release.countDown();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+            .until(() -> paced.catchUpProgress().done() == 50);
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+        assertThat(mostAtOnce.get()).isLessThanOrEqualTo(2);
+        assertThat(paced.pendingPartitions("orders")).isEmpty();
     }
 }
