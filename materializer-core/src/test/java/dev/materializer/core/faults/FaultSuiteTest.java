@@ -46,6 +46,18 @@ class FaultSuiteTest {
         play(seed, mongo, test, new CrashAndRestartWithinTheLease(false));
     }
 
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void gracefulStopUnderLoad(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new GracefulStopUnderLoad());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void giveWaysBeforeAStop(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new GiveWaysBeforeAStop());
+    }
+
     @AfterAll
     static void printTable() {
         if (!TABLE.isEmpty()) {
