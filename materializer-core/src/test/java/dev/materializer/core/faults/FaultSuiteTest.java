@@ -54,6 +54,18 @@ class FaultSuiteTest {
 
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
+    void connectionsCutAndRestored(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new ConnectionsCutAndRestored(false));
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void connectionsCutThenAStopBeforeTheRetry(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new ConnectionsCutAndRestored(true));
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
     void giveWaysBeforeAStop(long seed, TestMongo mongo, TestInfo test) {
         play(seed, mongo, test, new GiveWaysBeforeAStop());
     }
