@@ -66,6 +66,12 @@ class FaultSuiteTest {
 
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
+    void anInstanceDiesMidHandover(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new AnInstanceDiesMidHandover());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
     void giveWaysBeforeAStop(long seed, TestMongo mongo, TestInfo test) {
         play(seed, mongo, test, new GiveWaysBeforeAStop());
     }
