@@ -76,6 +76,42 @@ class FaultSuiteTest {
         play(seed, mongo, test, new GiveWaysBeforeAStop());
     }
 
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void badViewsDuringLoad(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new BadViewsDuringLoad());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void aViewFailingOutsideMongoDb(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new AViewFailingOutsideMongoDb());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void oddPartitionValuesDuringLoad(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new OddPartitionValuesDuringLoad(false));
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void arrayPartitionValuesDuringLoad(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new OddPartitionValuesDuringLoad(true));
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void twoViewsOfOneTenantShareATarget(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new TwoViewsOfOneTenantShareATarget());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void viewIdsThatReadAlikeAsText(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new ViewIdsThatReadAlike());
+    }
+
     @AfterAll
     static void printTable() {
         if (!TABLE.isEmpty()) {
