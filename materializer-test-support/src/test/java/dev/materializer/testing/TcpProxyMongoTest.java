@@ -27,8 +27,11 @@ class TcpProxyMongoTest {
         try (TcpProxy proxy = TcpProxy.start(mongo.connectionString().getHosts().get(0));
                 MongoClient proxied = MongoClients.create(MongoClientSettings.builder()
                     .applyConnectionString(new ConnectionString("mongodb://" + proxy.address()))
-                    .applyToClusterSettings(cluster -> cluster.serverSelectionTimeout(1, TimeUnit.SECONDS))
+                    .applyToClusterSettings(cluster -> cluster.serverSelectionTimeout(2, TimeUnit.SECONDS))
                     .applyToSocketSettings(socket -> socket.connectTimeout(1, TimeUnit.SECONDS))
+                    // The monitor looks again soon after a failure, so a restored proxy is found in time.
+                    .applyToServerSettings(server -> server.heartbeatFrequency(500, TimeUnit.MILLISECONDS)
+                        .minHeartbeatFrequency(100, TimeUnit.MILLISECONDS))
                     .build())) {
             MongoCollection<Document> through = proxied.getDatabase(mongo.database().getName()).getCollection("c");
             MongoCollection<Document> direct = mongo.database().getCollection("c");
