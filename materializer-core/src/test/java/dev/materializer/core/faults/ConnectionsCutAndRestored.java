@@ -11,7 +11,7 @@ import dev.materializer.testing.TcpProxy;
  *
  * <p>Without a stop, one instance is cut once or twice and runs on. With a stop, a second instance
  * on a direct client runs beside it: the first is cut while its passes run, so they fail and wait
- * for their retry; the second saves the streams' shared checkpoints meanwhile; the proxy is restored
+ * for their retry; the second saves its streams' checkpoints meanwhile; the proxy is restored
  * and the first stops gracefully before any retry ran, then starts again with its id.
  */
 final class ConnectionsCutAndRestored implements FaultScenario {
@@ -93,7 +93,7 @@ final class ConnectionsCutAndRestored implements FaultScenario {
         proxy.cut();
         node.drain();
         int failed = node.events.gaveWay.get();
-        // node-b passes its partitions and saves the shared checkpoints past these changes, on the
+        // node-b passes its partitions and saves its checkpoints past these changes, on the
         // shared clock alone: node-a's retries wait on its own.
         run.awaitCheckpointsSince(other, run.clock.now(), other);
         proxy.restore();

@@ -8,9 +8,8 @@ import dev.materializer.core.cluster.Rendezvous;
 /**
  * One of two instances is killed under load and a process starts again before the partition lease
  * of the dead one ran out: with the same instance id (a restarted process that keeps its name), or
- * with a new one (a replacement). The other instance runs on and saves the streams' checkpoints,
- * which the instances share, before the restart. The changes before, during and after the crash
- * must all reach the views.
+ * with a new one (a replacement). The other instance runs on and saves its streams' checkpoints
+ * before the restart. The changes before, during and after the crash must all reach the views.
  *
  * <p>The instance that dies is the one owning more tenants; a new id is one that takes at least one
  * of its tenants at once, so the replacement owns work the dead one left.
@@ -45,7 +44,7 @@ final class CrashAndRestartWithinTheLease implements FaultScenario {
         dying.crash();
         run.note(events + " change(s), then " + dying.id + " crashed " + moment);
 
-        // The survivor saves the shared checkpoints past what the dead one heard, as it does every few seconds.
+        // The survivor saves its checkpoints past what the dead one heard, as it does every few seconds.
         run.awaitCheckpointsSince(surviving, run.clock.now());
         run.note(surviving.id + " saved the checkpoints since");
         Shop.OneTenant whileDown = run.shop.insertsIntoOneTenant(run.random.nextInt(6));

@@ -25,7 +25,7 @@ import dev.materializer.core.convergence.ConvergenceReport;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.testing.TcpProxy;
 import dev.materializer.testing.TestMongo;
-import org.bson.Document;
+import org.bson.conversions.Bson;
 
 /**
  * One scenario on one seed: the database, a manual clock shared by its engines (a node may keep its
@@ -182,19 +182,12 @@ final class FaultRun implements AutoCloseable {
     }
 
     /**
-     * Moves time until the streams of the sources the node heard changes of saved a checkpoint at or
-     * after that engine time, so what it heard until then is behind the saved position. (A stream
-     * that heard nothing since it opened from now has no position to save.)
+     * Moves time until the streams of the sources the node heard changes of saved a checkpoint of
+     * the node at or after that engine time, so what it heard until then is behind the saved
+     * position. (A stream that heard nothing since it opened from now has no position to save.)
      */
     void awaitCheckpointsSince(Node node, Instant time) {
-        for (String source : new String[] {Shop.ORDERS, Shop.CUSTOMERS}) {
-            if (node.events.changesFrom(source) > 0) {
-                Node.waitFor("a checkpoint of " + source + " since " + time).until(() -> {
-                    step();
-                    return savedSince(source, time);
-                });
-            }
-        }
+        awaitCheckpointsSince(node, time, this::step);
     }
 
     /**
@@ -202,25 +195,35 @@ final class FaultRun implements AutoCloseable {
      * only the given nodes after each step.
      */
     void awaitCheckpointsSince(Node node, Instant time, Node... draining) {
-        for (String source : new String[] {Shop.ORDERS, Shop.CUSTOMERS}) {
-            if (node.events.changesFrom(source) == 0) {
-                continue;
+        awaitCheckpointsSince(node, time, () -> {
+            clock.advance(STEP);
+            for (Node each : draining) {
+                each.drain();
             }
-            Node.waitFor("a checkpoint of " + source + " since " + time).until(() -> {
-                clock.advance(STEP);
-                for (Node each : draining) {
-                    each.drain();
-                }
-                return savedSince(source, time);
-            });
+        });
+    }
+
+    private void awaitCheckpointsSince(Node node, Instant time, Runnable step) {
+        for (String source : new String[] {Shop.ORDERS, Shop.CUSTOMERS}) {
+            if (node.events.changesFrom(source) > 0) {
+                Node.waitFor("a checkpoint of " + source + " by " + node.id + " since " + time).until(() -> {
+                    step.run();
+                    return savedSince(node, source, time);
+                });
+            }
         }
     }
 
-    private boolean savedSince(String source, Instant time) {
-        Document saved = db.getCollection(MaterializerOptions.DEFAULT_CHECKPOINTS_COLLECTION)
-            .find(Filters.eq("_id", "stream:" + source)).first();
-        Date at = saved == null ? null : saved.getDate("at");
-        return at != null && !at.toInstant().isBefore(time);
+    /**
+     * Whether a checkpoint of the source's stream, saved by the node, is at or after that engine time.
+     * Read by its fields, not its {@code _id}: a checkpoint names its collection, and its instance
+     * where checkpoints are per instance.
+     */
+    private boolean savedSince(Node node, String source, Instant time) {
+        Bson mine = Filters.and(Filters.eq("kind", "stream"), Filters.eq("collection", source),
+                Filters.gte("at", Date.from(time)),
+                Filters.or(Filters.eq("instance", node.id), Filters.exists("instance", false)));
+        return db.getCollection(MaterializerOptions.DEFAULT_CHECKPOINTS_COLLECTION).countDocuments(mine) > 0;
     }
 
     /** Moves time until each node sees exactly the given ones live. */
