@@ -1,0 +1,46 @@
+package dev.materializer.core.faults;
+
+import java.util.Set;
+
+import dev.materializer.core.convergence.ConvergenceReport;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A scenario found the engine wrong: the views did not converge, or a view's state is not what it
+ * must be. The message names the scenario and the seed, says what happened and what was found,
+ * and how to replay it.
+ */
+final class FaultFound extends AssertionError {
+
+    private static final long serialVersionUID = 1L;
+
+    private final int divergences;
+
+    FaultFound(FaultRun run, String phase, String what, ConvergenceReport report, Set<String> mustConverge,
+            Set<String> mayBeLeftOut) {
+        super(message(run, phase, what + describe(report, mustConverge, mayBeLeftOut)));
+        this.divergences = report.divergences().size();
+    }
+
+    FaultFound(FaultRun run, String phase, String what) {
+        super(message(run, phase, what));
+        this.divergences = 0;
+    }
+
+    /** How many views diverged; 0 when the finding is of another kind. */
+    int divergences() {
+        return divergences;
+    }
+
+    private static String describe(ConvergenceReport report, Set<String> mustConverge, Set<String> mayBeLeftOut) {
+        Set<String> left = FaultRun.unexpectedlyLeftOut(report, mustConverge, mayBeLeftOut);
+        return ":\n" + report.describe() + (left.isEmpty() ? "" : "\n  views that should have been checked: " + left);
+    }
+
+    static String message(FaultRun run, String phase, @Nullable String what) {
+        return "[" + run.scenario + ", seed " + run.seed + "] after " + phase + ": " + what
+                + "\nnodes: " + run.describeNodes()
+                + "\nwhat the scenario did: " + String.join(" | ", run.log())
+                + "\nreplay: " + FaultSeeds.replayCommand(run.scenario, run.seed);
+    }
+}

@@ -1,0 +1,395 @@
+package dev.materializer.core.faults;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Filters;
+import dev.materializer.core.EngineProbe;
+import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.convergence.ConvergenceChecker;
+import dev.materializer.core.convergence.ConvergenceReport;
+import dev.materializer.core.time.ManualClock;
+import dev.materializer.testing.TcpProxy;
+import dev.materializer.testing.TestMongo;
+import org.bson.conversions.Bson;
+
+/**
+ * One scenario on one seed: the database, a manual clock shared by its engines (a node may keep its
+ * own, moved by the same steps), the shop writing
+ * the sources, the nodes started so far, and the driver that moves time until the views converge.
+ * Closes every node, client and proxy it made.
+ *
+ * <p>Driving: each step moves the clock by {@link #STEP} (debounce, max delay, rewatch and backoff
+ * timers, heartbeats) and drains every live node; after each step the checker compares every view
+ * with a fresh run. The views have converged when nothing diverges and every view expected to run
+ * is checked. They have not when nothing happens any more — no node heard a change, ran a pass or
+ * reopened a stream for {@link #QUIET_STEPS} steps and {@link #QUIET_TIME} of real time, every node
+ * running with its streams open — while something still diverges; or, at the latest, after
+ * {@link #LONGEST_DRIVE}. Leases of instances are in server time, so after a crash the quiet also
+ * waits for the partition lease to run out since the drive began.
+ */
+final class FaultRun implements AutoCloseable {
+
+    static final Duration STEP = Duration.ofMillis(250);
+
+    static final Duration DEBOUNCE = Duration.ofMillis(100);
+
+    static final Duration REWATCH = Duration.ofMillis(200);
+
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(1);
+
+    /** The partition lease unless a scenario sets another: short, as the drive waits it out in real time. */
+    static final Duration PARTITION_LEASE = Duration.ofSeconds(2);
+
+    static final Duration PASS_LEASE = Duration.ofSeconds(2);
+
+    static final int QUIET_STEPS = 16;
+
+    static final Duration QUIET_TIME = Duration.ofSeconds(1);
+
+    static final Duration LONGEST_DRIVE = Duration.ofSeconds(45);
+
+    /** Steps taken after the views converged, to see that they stay so. */
+    static final int STEADY_STEPS = 8;
+
+    final String scenario;
+
+    final long seed;
+
+    final SplittableRandom random;
+
+    final TestMongo mongo;
+
+    final MongoDatabase db;
+
+    final ManualClock clock = new ManualClock();
+
+    /** Clocks of nodes that keep their own time, moved by the steps with the shared one. */
+    private final List<ManualClock> ownClocks = new ArrayList<>();
+
+    final Shop shop;
+
+    final ConvergenceChecker checker;
+
+    private final List<Node> nodes = new ArrayList<>();
+
+    private Duration partitionLease = PARTITION_LEASE;
+
+    private final List<AutoCloseable> resources = new ArrayList<>();
+
+    private final List<String> log = new ArrayList<>();
+
+    FaultRun(String scenario, long seed, TestMongo mongo) {
+        this.scenario = scenario;
+        this.seed = seed;
+        this.random = new SplittableRandom(seed);
+        this.mongo = mongo;
+        this.db = mongo.database();
+        this.shop = new Shop(db, random, 3, MaterializerOptions.DEFAULT_VIEWS_COLLECTION);
+        this.checker = new ConvergenceChecker(db, options("checker", new EngineEvents()));
+    }
+
+    /** The options of a node: short timers on the manual clock, short leases. */
+    MaterializerOptions options(String instanceId, EngineEvents events) {
+        return options(instanceId, events, clock);
+    }
+
+    private MaterializerOptions options(String instanceId, EngineEvents events, ManualClock clock) {
+        return MaterializerOptions.builder()
+            .instanceId(instanceId)
+            .debounce(DEBOUNCE)
+            .rewatch(REWATCH)
+            .maxBackoff(MAX_BACKOFF)
+            .partitionLease(partitionLease)
+            .passLease(PASS_LEASE)
+            // Off: a reconcile round would heal what a fault lost and hide it from the checker.
+            .reconcileInterval(Duration.ZERO)
+            .clock(clock)
+            .listener(events)
+            .build();
+    }
+
+    /** Sets the partition lease of the nodes made from now on. */
+    void partitionLease(Duration lease) {
+        this.partitionLease = lease;
+    }
+
+    Duration partitionLease() {
+        return partitionLease;
+    }
+
+    /** A node on the test's own client. */
+    Node node(String instanceId) {
+        return node(instanceId, mongo.client());
+    }
+
+    Node node(String instanceId, MongoClient client) {
+        return node(instanceId, client, clock);
+    }
+
+    /**
+     * A node whose timers run on a clock of its own: the steps move it with the shared one, and a
+     * scenario may move the shared one alone to hold the node's timers back.
+     */
+    Node nodeWithItsOwnClock(String instanceId, MongoClient client) {
+        ManualClock own = new ManualClock(clock.now());
+        ownClocks.add(own);
+        return node(instanceId, client, own);
+    }
+
+    private Node node(String instanceId, MongoClient client, ManualClock nodeClock) {
+        EngineEvents events = new EngineEvents();
+        Node node = new Node(instanceId, client, db.getName(), options(instanceId, events, nodeClock), events,
+                shop::eventsWritten);
+        nodes.add(node);
+        note("node " + instanceId + " made");
+        return node;
+    }
+
+    /** A proxy to the server, closed with the run. */
+    TcpProxy proxy() throws java.io.IOException {
+        TcpProxy proxy = TcpProxy.start(mongo.connectionString().getHosts().get(0));
+        resources.add(0, proxy);
+        return proxy;
+    }
+
+    /**
+     * A client through the proxy with short timeouts, so operations fail fast while it is cut;
+     * closed with the run, after the nodes.
+     */
+    MongoClient clientThrough(TcpProxy proxy) {
+        MongoClient client = MongoClients.create(MongoClientSettings.builder()
+            .applyConnectionString(new ConnectionString("mongodb://" + proxy.address()))
+            .applyToClusterSettings(cluster -> cluster.serverSelectionTimeout(250, TimeUnit.MILLISECONDS))
+            .applyToSocketSettings(socket -> socket.connectTimeout(250, TimeUnit.MILLISECONDS))
+            .applyToServerSettings(server -> server.heartbeatFrequency(500, TimeUnit.MILLISECONDS)
+                .minHeartbeatFrequency(100, TimeUnit.MILLISECONDS))
+            .build());
+        resources.add(0, client);
+        return client;
+    }
+
+    /**
+     * Moves time until the streams of the sources the node heard changes of saved a checkpoint of
+     * the node at or after that engine time, so what it heard until then is behind the saved
+     * position. (A stream that heard nothing since it opened from now has no position to save.)
+     */
+    void awaitCheckpointsSince(Node node, Instant time) {
+        awaitCheckpointsSince(node, time, this::step);
+    }
+
+    /**
+     * As {@link #awaitCheckpointsSince(Node, Instant)}, but moving the shared clock only, and draining
+     * only the given nodes after each step.
+     */
+    void awaitCheckpointsSince(Node node, Instant time, Node... draining) {
+        awaitCheckpointsSince(node, time, () -> {
+            clock.advance(STEP);
+            for (Node each : draining) {
+                each.drain();
+            }
+        });
+    }
+
+    private void awaitCheckpointsSince(Node node, Instant time, Runnable step) {
+        for (String source : new String[] {Shop.ORDERS, Shop.CUSTOMERS}) {
+            if (node.events.changesFrom(source) > 0) {
+                Node.waitFor("a checkpoint of " + source + " by " + node.id + " since " + time).until(() -> {
+                    step.run();
+                    return savedSince(node, source, time);
+                });
+            }
+        }
+    }
+
+    /**
+     * Whether a checkpoint of the source's stream, saved by the node, is at or after that engine time.
+     * Read by its fields, not its {@code _id}: a checkpoint names its collection, and its instance
+     * where checkpoints are per instance.
+     */
+    private boolean savedSince(Node node, String source, Instant time) {
+        Bson mine = Filters.and(Filters.eq("kind", "stream"), Filters.eq("collection", source),
+                Filters.gte("at", Date.from(time)),
+                Filters.or(Filters.eq("instance", node.id), Filters.exists("instance", false)));
+        return db.getCollection(MaterializerOptions.DEFAULT_CHECKPOINTS_COLLECTION).countDocuments(mine) > 0;
+    }
+
+    /** Moves time until each node sees exactly the given ones live. */
+    void awaitLive(Node... nodes) {
+        Set<String> ids = new TreeSet<>();
+        for (Node node : nodes) {
+            ids.add(node.id);
+        }
+        Node.waitFor("instances " + ids + " to see each other").until(() -> {
+            step();
+            for (Node node : nodes) {
+                if (!EngineProbe.liveInstances(node.engine).equals(ids)) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    List<Node> liveNodes() {
+        return nodes.stream().filter(Node::alive).toList();
+    }
+
+    /** A line of what the scenario did, for the failure message. */
+    void note(String line) {
+        log.add(line);
+    }
+
+    /** One step: the clocks move, every live node drains. */
+    void step() {
+        advance(1);
+        liveNodes().forEach(Node::drain);
+    }
+
+    /** Moves the clocks by a number of steps without waiting for the nodes. */
+    void advance(int steps) {
+        for (int i = 0; i < steps; i++) {
+            clock.advance(STEP);
+            ownClocks.forEach(own -> own.advance(STEP));
+        }
+    }
+
+    /**
+     * Drives the nodes until every view converged and stays so.
+     * @param phase what just happened, for the failure message
+     * @param mustConverge the views that must be checked and equal
+     * @param mayBeLeftOut the views that may be errored or not run; any other not checked is a finding
+     * @return the last report
+     */
+    ConvergenceReport converge(String phase, Set<String> mustConverge, Set<String> mayBeLeftOut) {
+        note("drive: " + phase);
+        long started = System.nanoTime();
+        long lastActivity = activity();
+        long quietSince = System.nanoTime();
+        int quietSteps = 0;
+        ConvergenceReport report;
+        while (true) {
+            step();
+            report = checker.check();
+            if (converged(report, mustConverge, mayBeLeftOut)) {
+                break;
+            }
+            long now = System.nanoTime();
+            long activity = activity();
+            boolean quiet = activity == lastActivity && liveNodes().stream().allMatch(Node::quiet);
+            if (!quiet) {
+                lastActivity = activity;
+                quietSince = now;
+                quietSteps = 0;
+            }
+            else {
+                quietSteps++;
+            }
+            // A crashed instance keeps its partitions until its heartbeat is a lease old, in server time.
+            boolean leasesOver = !crashed() || now - started > partitionLease.plus(QUIET_TIME).toNanos();
+            if (quietSteps >= QUIET_STEPS && now - quietSince > QUIET_TIME.toNanos() && leasesOver) {
+                throw new FaultFound(this, phase, "the views did not converge and the engines went quiet", report,
+                        mustConverge, mayBeLeftOut);
+            }
+            if (now - started > LONGEST_DRIVE.toNanos()) {
+                throw new FaultFound(this, phase, "the views did not converge within " + LONGEST_DRIVE
+                        + " while the engines kept working", report, mustConverge, mayBeLeftOut);
+            }
+            // The streams poll in real time: give them a turn between steps rather than race the clock ahead.
+            LockSupport.parkNanos(Node.POLL.toNanos());
+        }
+        for (int i = 0; i < STEADY_STEPS; i++) {
+            step();
+        }
+        report = checker.check();
+        if (!converged(report, mustConverge, mayBeLeftOut)) {
+            throw new FaultFound(this, phase, "the views converged, then diverged again", report, mustConverge,
+                    mayBeLeftOut);
+        }
+        note("converged: " + report.converged().size() + " view(s) equal, " + report.unchecked().size() + " not checked");
+        return report;
+    }
+
+    /** Drives until every view of the shop converged; no view may be left out. */
+    ConvergenceReport converge(String phase) {
+        return converge(phase, shop.viewNames(), Set.of());
+    }
+
+    private static boolean converged(ConvergenceReport report, Set<String> mustConverge, Set<String> mayBeLeftOut) {
+        if (!report.hasNoDivergence() || !report.converged().containsAll(mustConverge)) {
+            return false;
+        }
+        return mayBeLeftOut.containsAll(report.uncheckedViews());
+    }
+
+    private boolean crashed() {
+        return nodes.stream().anyMatch(Node::crashed);
+    }
+
+    private long activity() {
+        long activity = 0;
+        for (Node node : nodes) {
+            activity += node.events.activity();
+        }
+        return activity;
+    }
+
+    String describeNodes() {
+        List<String> described = new ArrayList<>();
+        nodes.forEach(node -> described.add(node.describe()));
+        return String.join("; ", described);
+    }
+
+    List<String> log() {
+        return List.copyOf(log);
+    }
+
+    /** Views the report left out that the scenario did not allow. */
+    static Set<String> unexpectedlyLeftOut(ConvergenceReport report, Set<String> mustConverge, Set<String> mayBeLeftOut) {
+        Set<String> left = new LinkedHashSet<>(report.uncheckedViews());
+        left.removeAll(mayBeLeftOut);
+        Set<String> missing = new LinkedHashSet<>(mustConverge);
+        missing.removeAll(report.converged());
+        // A view that diverged was checked: the report shows it among the divergences.
+        report.divergences().forEach(divergence -> missing.remove(divergence.view()));
+        left.addAll(missing);
+        return left;
+    }
+
+    @Override
+    public void close() {
+        // Engines first (their client must outlive them), then clients and proxies.
+        for (Node node : nodes) {
+            try {
+                if (node.alive()) {
+                    node.close();
+                }
+            }
+            catch (RuntimeException ex) {
+                note("closing node " + node.id + " failed: " + ex);
+            }
+        }
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            }
+            catch (Exception ex) {
+                note("closing " + resource + " failed: " + ex);
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+package dev.materializer.core.faults;
+
+import java.util.stream.LongStream;
+
+import dev.materializer.testing.MongoKind;
+import dev.materializer.testing.MongoTest;
+import dev.materializer.testing.TestMongo;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The seeded fault suite: each scenario on each seed writes the sources at random, strikes its fault,
+ * lets the sources go quiet, drives the engines until idle, and asks the {@link
+ * dev.materializer.core.convergence.ConvergenceChecker} whether every view equals a fresh run of its
+ * pipeline. A build runs {@value FaultSeeds#DEFAULT_SEEDS} seeds per scenario; a soak runs more:
+ *
+ * <pre>
+ * ./mvnw -pl materializer-core -am verify -Dtest=FaultSuiteTest -Dmaterializer.faults.seeds=200 -Dsurefire.failIfNoSpecifiedTests=false
+ * </pre>
+ *
+ * and prints a table of scenarios by seeds. A failure names its scenario and seed, what the
+ * scenario did and what it found, and the command that replays it ({@code -Dmaterializer.faults.seed=N}).
+ */
+@Tag("faults")
+@MongoTest(MongoKind.IN_PROCESS)
+class FaultSuiteTest {
+
+    private static final FaultTable TABLE = new FaultTable();
+
+    static LongStream seeds() {
+        return FaultSeeds.seeds();
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void crashAndRestartWithTheSameIdWithinTheLease(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new CrashAndRestartWithinTheLease(true));
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void crashAndRestartWithANewIdWithinTheLease(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new CrashAndRestartWithinTheLease(false));
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void gracefulStopUnderLoad(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new GracefulStopUnderLoad());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void connectionsCutAndRestored(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new ConnectionsCutAndRestored(false));
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void connectionsCutThenAStopBeforeTheRetry(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new ConnectionsCutAndRestored(true));
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void anInstanceDiesMidHandover(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new AnInstanceDiesMidHandover());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void giveWaysBeforeAStop(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new GiveWaysBeforeAStop());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void badViewsDuringLoad(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new BadViewsDuringLoad());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void aViewFailingOutsideMongoDb(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new AViewFailingOutsideMongoDb());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void oddPartitionValuesDuringLoad(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new OddPartitionValuesDuringLoad(false));
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void arrayPartitionValuesDuringLoad(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new OddPartitionValuesDuringLoad(true));
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void twoViewsOfOneTenantShareATarget(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new TwoViewsOfOneTenantShareATarget());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void viewIdsThatReadAlikeAsText(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new ViewIdsThatReadAlike());
+    }
+
+    @AfterAll
+    static void printTable() {
+        if (!TABLE.isEmpty()) {
+            System.out.println(TABLE.render());
+        }
+    }
+
+    private static void play(long seed, TestMongo mongo, TestInfo test, FaultScenario scenario) {
+        String name = test.getTestMethod().orElseThrow().getName();
+        FaultRun run = new FaultRun(name, seed, mongo);
+        try {
+            scenario.play(run);
+            TABLE.record(name, seed, FaultTable.Outcome.CONVERGED, 0);
+        }
+        catch (FaultFound found) {
+            TABLE.record(name, seed, found.divergences() > 0 ? FaultTable.Outcome.DIVERGED
+                    : FaultTable.Outcome.WRONG_STATE, found.divergences());
+            throw found;
+        }
+        catch (Exception | AssertionError ex) {
+            TABLE.record(name, seed, FaultTable.Outcome.ERROR, 0);
+            throw new AssertionError(FaultFound.message(run, "the scenario", "it failed: " + ex), ex);
+        }
+        finally {
+            run.close();
+        }
+    }
+}
