@@ -174,7 +174,8 @@ public final class PassScheduler {
         synchronized (this) {
             dirty.computeIfAbsent(partition, key -> new DirtySources()).addAll(marks);
             firstMark.putIfAbsent(partition, clock.now());
-            if (!catchUpsRunning.contains(partition) && catchUpsWaiting.add(partition)) {
+            // Also when its catch-up runs already: that pass may have taken its marks before these came.
+            if (catchUpsWaiting.add(partition)) {
                 catchUpsTotal++;
             }
         }
@@ -191,6 +192,10 @@ public final class PassScheduler {
             java.util.Iterator<String> waiting = catchUpsWaiting.iterator();
             while (catchUpsRunning.size() < catchUpLimit && waiting.hasNext()) {
                 String partition = waiting.next();
+                if (catchUpsRunning.contains(partition)) {
+                    // Its turn comes again once the catch-up running now ends.
+                    continue;
+                }
                 waiting.remove();
                 catchUpsRunning.add(partition);
                 admitted.add(partition);

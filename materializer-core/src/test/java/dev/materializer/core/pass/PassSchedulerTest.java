@@ -272,4 +272,36 @@ class PassSchedulerTest {
         assertThat(mostAtOnce.get()).isLessThanOrEqualTo(2);
         assertThat(paced.pendingPartitions("orders")).isEmpty();
     }
+
+    @Test
+    void aCatchUpAskedForAgainWhileItsPassRunsRunsOnceMoreAfterIt() throws InterruptedException {
+        CountDownLatch inPass = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<Set<String>> seen = Collections.synchronizedList(new ArrayList<>());
+        PassScheduler paced = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes, (partition, sources) -> {
+            seen.add(sources.sources());
+            inPass.countDown();
+            try {
+                release.await(5, TimeUnit.SECONDS);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            return new DirtySources();
+        });
+        DirtySources customers = new DirtySources();
+        customers.addAll("customers");
+        paced.catchUp("acme", customers);
+        assertThat(inPass.await(5, TimeUnit.SECONDS)).isTrue();
+        // A second stream opens while the first catch-up runs, with no clock moving and no change coming.
+        DirtySources orders = new DirtySources();
+        orders.addAll("orders");
+        paced.catchUp("acme", orders);
+        release.countDown();
+
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> seen.size() == 2);
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+        assertThat(seen).containsExactly(Set.of("customers"), Set.of("orders"));
+        assertThat(paced.pendingPartitions("orders")).isEmpty();
+    }
 }
