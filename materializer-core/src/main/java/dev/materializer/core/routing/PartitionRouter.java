@@ -105,12 +105,12 @@ public final class PartitionRouter {
             // Deleted since the change (updateLookup found nothing): no partition is known.
             return fromStorageIdOrAll(source, change.documentId());
         }
-        String now = partitionOf(after);
+        Set<String> now = partitionOf(after);
         if (!mayHaveMoved(change)) {
             return single(now);
         }
         String was = storagePartition(source, change.documentId());
-        return was == null ? AffectedPartitions.ALL : union(now, was);
+        return was == null ? AffectedPartitions.ALL : union(now, Set.of(was));
     }
 
     private AffectedPartitions routeDelete(String source, SourceChange change) {
@@ -144,7 +144,7 @@ public final class PartitionRouter {
 
     private AffectedPartitions fromStorageIdOrAll(String source, @Nullable BsonValue documentId) {
         String partition = storagePartition(source, documentId);
-        return partition == null ? AffectedPartitions.ALL : single(partition);
+        return partition == null ? AffectedPartitions.ALL : single(Set.of(partition));
     }
 
     /**
@@ -175,29 +175,44 @@ public final class PartitionRouter {
         return partition == null || partition.isEmpty() ? null : partition;
     }
 
-    private @Nullable String partitionOf(@Nullable BsonDocument document) {
+    /**
+     * The partitions a document is in, as the views' scope reads it: a string is one partition; an
+     * array is every string in it, since a query for {@code {_part: "acme"}} matches an array
+     * holding "acme"; any other value is in no partition.
+     */
+    private Set<String> partitionOf(@Nullable BsonDocument document) {
         if (document == null) {
-            return null;
+            return Set.of();
         }
         BsonValue value = document.get(partitionField);
-        if (value instanceof BsonString) {
-            String partition = ((BsonString) value).getValue();
-            return partition.isEmpty() ? null : partition;
+        if (value instanceof BsonString text) {
+            return text.getValue().isEmpty() ? Set.of() : Set.of(text.getValue());
         }
-        return null;
+        if (value instanceof org.bson.BsonArray array) {
+            Set<String> partitions = new java.util.HashSet<>();
+            for (BsonValue element : array) {
+                if (element instanceof BsonString text && !text.getValue().isEmpty()) {
+                    partitions.add(text.getValue());
+                }
+            }
+            return partitions;
+        }
+        return Set.of();
     }
 
-    private static AffectedPartitions single(@Nullable String partition) {
-        return partition == null ? AffectedPartitions.NONE : AffectedPartitions.of(Set.of(partition));
+    private static AffectedPartitions single(Set<String> partitions) {
+        return AffectedPartitions.of(partitions);
     }
 
-    private static AffectedPartitions union(@Nullable String first, @Nullable String second) {
-        if (first == null) {
-            return single(second);
-        }
-        if (second == null || first.equals(second)) {
+    private static AffectedPartitions union(Set<String> first, Set<String> second) {
+        if (second.isEmpty() || first.equals(second)) {
             return single(first);
         }
-        return AffectedPartitions.of(Set.of(first, second));
+        if (first.isEmpty()) {
+            return single(second);
+        }
+        Set<String> both = new java.util.HashSet<>(first);
+        both.addAll(second);
+        return AffectedPartitions.of(both);
     }
 }

@@ -73,6 +73,13 @@ class PartitionRouterTest {
         }
 
         @Test
+        void anArrayOfPartitionsReachesEachOfThemAsTheScopeMatchesEach() {
+            assertThat(router.route(PLAIN, insert(doc("{_id: 1, _part: ['a', 'b', 7, '']}"))))
+                .isEqualTo(AffectedPartitions.of(java.util.Set.of("a", "b")));
+            assertThat(router.route(PLAIN, insert(doc("{_id: 1, _part: []}")))).isEqualTo(AffectedPartitions.NONE);
+        }
+
+        @Test
         void anEmptyPartitionIsNoPartition() {
             assertThat(router.route(PLAIN, insert(doc("{_id: 1, _part: ''}")))).isEqualTo(AffectedPartitions.NONE);
         }
