@@ -16,6 +16,7 @@ import dev.materializer.core.reconcile.Reconciler;
 import dev.materializer.core.routing.PartitionRouter;
 import dev.materializer.core.server.CapabilityDetector;
 import dev.materializer.core.server.ClockSkew;
+import dev.materializer.core.server.EngineConcerns;
 import dev.materializer.core.server.EngineIndexes;
 import dev.materializer.core.server.ServerCapabilities;
 import dev.materializer.core.stream.CheckpointStore;
@@ -110,7 +111,8 @@ public final class ViewMaterializer implements Materializer {
      */
     public ViewMaterializer(MongoClient client, String database, MaterializerOptions options) {
         this.client = client;
-        this.database = client.getDatabase(database);
+        // On the primary with majority concerns, whatever the client's defaults (EngineConcerns says why).
+        this.database = EngineConcerns.database(client, database);
         this.options = options;
         if (options.clock() == null) {
             this.ownedClock = new SystemClock();

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * Detects what the deployment offers by trying it: a session and a read inside a transaction for
  * transactions (a standalone server accepts sessions but refuses transactions; some servers refuse
  * sessions), {@code buildInfo} for the version, and the collection options for pre-images. No
- * server is special-cased.
+ * server is special-cased. Every probe runs on the primary with the engine's concerns
+ * ({@link EngineConcerns}), whatever the client's defaults.
  */
 public final class CapabilityDetector {
 
@@ -37,8 +38,11 @@ public final class CapabilityDetector {
      * @throws MongoException when the server cannot be reached at all
      */
     public static ServerCapabilities detect(MongoClient client, MongoDatabase database, String probeCollection) {
-        String version = version(database);
-        boolean transactions = transactions(client, database.getCollection(probeCollection, BsonDocument.class));
+        // On the primary whatever handle the caller passes: what the deployment offers is what its
+        // primary offers, and the engine reads and writes only there.
+        MongoDatabase primary = database.withReadPreference(EngineConcerns.READ_PREFERENCE);
+        String version = version(primary);
+        boolean transactions = transactions(client, primary.getCollection(probeCollection, BsonDocument.class));
         return new ServerCapabilities(transactions, version);
     }
 
@@ -57,7 +61,11 @@ public final class CapabilityDetector {
 
     private static boolean transactions(MongoClient client, MongoCollection<BsonDocument> probe) {
         try (ClientSession session = client.startSession()) {
-            session.startTransaction(TransactionOptions.builder().maxCommitTime(5L, TimeUnit.SECONDS).build());
+            // The engine's own options: without the primary named, the session would inherit the
+            // client's read preference, and a transaction refuses any other (secondaryPreferred
+            // would read as "no transactions").
+            session.startTransaction(TransactionOptions.merge(
+                    TransactionOptions.builder().maxCommitTime(5L, TimeUnit.SECONDS).build(), EngineConcerns.TRANSACTION));
             probe.find(session, Filters.eq("_id", "transaction-probe")).first();
             session.commitTransaction();
             return true;
