@@ -7,9 +7,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
-import com.mongodb.MongoQueryException;
 import com.mongodb.client.ChangeStreamIterable;
 import com.mongodb.client.MongoChangeStreamCursor;
 import com.mongodb.client.MongoDatabase;
@@ -27,8 +25,8 @@ import org.slf4j.LoggerFactory;
  * One change stream on one collection, on a thread of its own: it loops on {@code tryNext()},
  * hands each event to its listener, saves its resume token now and then, and — when the stream
  * fails, closes or is invalidated — opens again after {@code rewatch}, backing off up to
- * {@code maxBackoff} while it keeps failing. It resumes from its token when it can; when the
- * server no longer has that history it starts from now and says so.
+ * {@code maxBackoff} while it keeps failing. It resumes from its token unless the server says
+ * the token's history is gone ({@link StreamFailures}); then it starts from now and says so.
  *
  * <p>Threads: {@link #start()} and {@link #close()} are called by the engine; everything else runs
  * on the stream's thread, which alone touches the cursor (the driver's cursors are not
@@ -43,9 +41,6 @@ public final class CollectionStream {
 
     /** The pause after an empty, immediate answer, so a server that does not await is not polled in a spin. */
     static final Duration IDLE_PAUSE = Duration.ofMillis(50);
-
-    /** Error codes that mean the stream's position is no longer in the oplog. */
-    private static final Set<Integer> HISTORY_LOST_CODES = Set.of(286, 280, 136);
 
     private final MongoDatabase database;
 
@@ -266,8 +261,15 @@ public final class CollectionStream {
             if (closed) {
                 return new Outcome(position, false, served, "closed");
             }
-            boolean historyLost = isHistoryLost(ex, token != null && !served);
-            return new Outcome(position, historyLost, served, "failed: " + ex.getMessage());
+            // Only the server's word loses the position: a failover before the first event after a
+            // resume (NotPrimary, recovering, network) keeps the token and resumes after the backoff.
+            return switch (StreamFailures.next(ex)) {
+                case HISTORY_LOST -> new Outcome(position, true, served, "failed: " + ex.getMessage());
+                case EVENT_TOO_LARGE -> new Outcome(position, true, served,
+                        "failed on an event over 16 MB, which no resume can read past: " + ex.getMessage());
+                case RESUME -> new Outcome(position, false, served,
+                        (StreamFailures.isTransient(ex) ? "failed for a while: " : "failed: ") + ex.getMessage());
+            };
         }
         catch (RuntimeException ex) {
             return new Outcome(position, false, served, "failed: " + ex);
@@ -307,17 +309,6 @@ public final class CollectionStream {
             case INVALIDATE, DROP, DROP_DATABASE, RENAME -> true;
             default -> false;
         };
-    }
-
-    /**
-     * Whether the failure means the token's history is gone. A resume that fails before any event
-     * with an error the server gives for a bad token also counts: retrying it would fail forever.
-     */
-    private static boolean isHistoryLost(MongoException ex, boolean failedResuming) {
-        if (HISTORY_LOST_CODES.contains(ex.getCode())) {
-            return true;
-        }
-        return failedResuming && (ex instanceof MongoCommandException || ex instanceof MongoQueryException);
     }
 
     private Instant saveIfDue(@Nullable BsonDocument position, Instant lastSave, boolean force) {
