@@ -171,10 +171,12 @@ public final class ViewMaterializer implements Materializer {
         try {
             ServerCapabilities capabilities = CapabilityDetector.detect(client, database, options.checkpointsCollection());
             transactions = capabilities.transactions();
-            log.info("MongoDB {}: transactions {}; views are written {}", capabilities.version() == null ? "(version unknown)"
-                    : capabilities.version(), transactions ? "available" : "not available",
+            log.info("MongoDB {}: transactions {}; views are written {}; change events over 16 MB {}",
+                    capabilities.version() == null ? "(version unknown)" : capabilities.version(),
+                    transactions ? "available" : "not available",
                     transactions ? "in one transaction up to " + options.maxTransactionRows() + " rows, else by generation"
-                            : "by generation");
+                            : "by generation",
+                    capabilities.splitLargeEvents() ? "come split and are put together" : "are not split");
             feed.skew(ClockSkew.measure(database, options.checkpointsCollection()));
             EngineIndexes.ensure(database, options.viewsCollection(), options.partitionField(),
                     options.checkpointsCollection());
