@@ -16,6 +16,7 @@ import dev.materializer.core.reconcile.Reconciler;
 import dev.materializer.core.routing.PartitionRouter;
 import dev.materializer.core.server.CapabilityDetector;
 import dev.materializer.core.server.ClockSkew;
+import dev.materializer.core.server.EngineConcerns;
 import dev.materializer.core.server.EngineIndexes;
 import dev.materializer.core.server.ServerCapabilities;
 import dev.materializer.core.stream.CheckpointStore;
@@ -110,7 +111,8 @@ public final class ViewMaterializer implements Materializer {
      */
     public ViewMaterializer(MongoClient client, String database, MaterializerOptions options) {
         this.client = client;
-        this.database = client.getDatabase(database);
+        // On the primary with majority concerns, whatever the client's defaults (EngineConcerns says why).
+        this.database = EngineConcerns.database(client, database);
         this.options = options;
         if (options.clock() == null) {
             this.ownedClock = new SystemClock();
@@ -169,10 +171,12 @@ public final class ViewMaterializer implements Materializer {
         try {
             ServerCapabilities capabilities = CapabilityDetector.detect(client, database, options.checkpointsCollection());
             transactions = capabilities.transactions();
-            log.info("MongoDB {}: transactions {}; views are written {}", capabilities.version() == null ? "(version unknown)"
-                    : capabilities.version(), transactions ? "available" : "not available",
+            log.info("MongoDB {}: transactions {}; views are written {}; change events over 16 MB {}",
+                    capabilities.version() == null ? "(version unknown)" : capabilities.version(),
+                    transactions ? "available" : "not available",
                     transactions ? "in one transaction up to " + options.maxTransactionRows() + " rows, else by generation"
-                            : "by generation");
+                            : "by generation",
+                    capabilities.splitLargeEvents() ? "come split and are put together" : "are not split");
             feed.skew(ClockSkew.measure(database, options.checkpointsCollection()));
             EngineIndexes.ensure(database, options.viewsCollection(), options.partitionField(),
                     options.checkpointsCollection());

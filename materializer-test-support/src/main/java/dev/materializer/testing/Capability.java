@@ -15,11 +15,20 @@ public enum Capability {
     /** The {@code $unionWith} aggregation stage. */
     UNION_WITH("the $unionWith stage"),
 
+    /** A {@code $lookup} with both {@code localField}/{@code foreignField} and a {@code pipeline} (MongoDB 5.0). */
+    LOOKUP_FIELDS_WITH_PIPELINE("a $lookup with both localField/foreignField and a pipeline (MongoDB 5.0+)"),
+
+    /** A {@code $graphLookup} that honours {@code restrictSearchWithMatch}. */
+    GRAPH_LOOKUP_RESTRICT("restrictSearchWithMatch in $graphLookup"),
+
     /** Update events with an {@code updateDescription} and the right {@code documentKey}. */
     UPDATE_DESCRIPTIONS("update events with updateDescription and a correct documentKey"),
 
     /** A change stream on a whole database. */
-    DATABASE_WATCH("database-level change streams");
+    DATABASE_WATCH("database-level change streams"),
+
+    /** The {@code $changeStreamSplitLargeEvent} stage (MongoDB 7.0, and 6.0.9): events over 16 MB come in fragments. */
+    SPLIT_LARGE_EVENTS("$changeStreamSplitLargeEvent (MongoDB 7.0 or 6.0.9 and later)");
 
     private final String description;
 

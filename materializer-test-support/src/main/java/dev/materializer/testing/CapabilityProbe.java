@@ -42,8 +42,11 @@ final class CapabilityProbe {
             check(found, Capability.PRE_IMAGES, CapabilityProbe::preImages, db);
             check(found, Capability.PIPELINE_UPDATES, CapabilityProbe::pipelineUpdates, db);
             check(found, Capability.UNION_WITH, CapabilityProbe::unionWith, db);
+            check(found, Capability.LOOKUP_FIELDS_WITH_PIPELINE, CapabilityProbe::lookupFieldsWithPipeline, db);
+            check(found, Capability.GRAPH_LOOKUP_RESTRICT, CapabilityProbe::graphLookupRestrict, db);
             check(found, Capability.UPDATE_DESCRIPTIONS, CapabilityProbe::updateDescriptions, db);
             check(found, Capability.DATABASE_WATCH, CapabilityProbe::databaseWatch, db);
+            check(found, Capability.SPLIT_LARGE_EVENTS, CapabilityProbe::splitLargeEvents, db);
         }
         finally {
             try {
@@ -104,6 +107,29 @@ final class CapabilityProbe {
         return rows.size() == 2;
     }
 
+    private static boolean lookupFieldsWithPipeline(MongoDatabase db) {
+        db.getCollection("lookupFrom").insertOne(new Document("_id", 1).append("k", "x"));
+        db.getCollection("lookupInto").insertMany(List.of(new Document("_id", "kept").append("k", "x").append("keep", true),
+                new Document("_id", "dropped").append("k", "x").append("keep", false)));
+        List<Document> rows = db.getCollection("lookupFrom")
+            .aggregate(List.of(Document.parse("{$lookup: {from: 'lookupInto', localField: 'k', foreignField: 'k',"
+                    + " pipeline: [{$match: {keep: true}}], as: 'joined'}}")))
+            .into(new ArrayList<>());
+        return rows.size() == 1 && rows.get(0).getList("joined", Document.class).size() == 1;
+    }
+
+    private static boolean graphLookupRestrict(MongoDatabase db) {
+        db.getCollection("graphFrom").insertOne(new Document("_id", 1).append("k", "x"));
+        db.getCollection("graphInto").insertMany(List.of(new Document("_id", "kept").append("k", "x").append("keep", true),
+                new Document("_id", "dropped").append("k", "x").append("keep", false)));
+        List<Document> rows = db.getCollection("graphFrom")
+            .aggregate(List.of(Document.parse("{$graphLookup: {from: 'graphInto', startWith: '$k', connectFromField: 'k',"
+                    + " connectToField: 'k', as: 'reached', restrictSearchWithMatch: {keep: true}}}")))
+            .into(new ArrayList<>());
+        // A server that ignores the option reaches both.
+        return rows.size() == 1 && rows.get(0).getList("reached", Document.class).size() == 1;
+    }
+
     private static boolean updateDescriptions(MongoDatabase db) {
         MongoCollection<Document> collection = db.getCollection("updateEvents");
         collection.insertOne(new Document("_id", "seed"));
@@ -125,6 +151,16 @@ final class CapabilityProbe {
         try (MongoChangeStreamCursor<ChangeStreamDocument<Document>> cursor = db.watch().cursor()) {
             db.getCollection("databaseWatch").insertOne(new Document("_id", "probe"));
             return firstEvent(cursor, OperationType.INSERT) != null;
+        }
+    }
+
+    private static boolean splitLargeEvents(MongoDatabase db) {
+        // A server without the stage refuses the aggregate that opens the stream.
+        List<Document> pipeline = List.of(new Document("$changeStreamSplitLargeEvent", new Document()));
+        try (MongoChangeStreamCursor<ChangeStreamDocument<Document>> cursor = db.getCollection("splitEvents")
+            .watch(pipeline)
+            .cursor()) {
+            return cursor != null;
         }
     }
 

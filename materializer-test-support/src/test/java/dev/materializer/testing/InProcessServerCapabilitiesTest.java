@@ -15,7 +15,8 @@ class InProcessServerCapabilitiesTest {
     void theInProcessServerOffersNoneOfTheReplicaSetOnlyFeatures(TestMongo mongo) {
         assertThat(mongo.capabilities()).doesNotContain(Capability.TRANSACTIONS, Capability.PRE_IMAGES,
                 Capability.PIPELINE_UPDATES, Capability.UNION_WITH, Capability.UPDATE_DESCRIPTIONS,
-                Capability.DATABASE_WATCH);
+                Capability.DATABASE_WATCH, Capability.LOOKUP_FIELDS_WITH_PIPELINE, Capability.GRAPH_LOOKUP_RESTRICT,
+                Capability.SPLIT_LARGE_EVENTS);
     }
 
     @Test

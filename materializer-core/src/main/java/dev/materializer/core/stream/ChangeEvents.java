@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * Reads a raw change event (as the server sent it) into a {@link SourceChange}. Reading the raw
  * document rather than the driver's decoded event keeps the engine working on servers whose
  * events lack fields (no {@code ns}, no {@code updateDescription}): what is missing reads as
- * unknown, never as "nothing".
+ * unknown, never as "nothing". Events projected by {@link WatchPipeline} read the same way.
  */
 final class ChangeEvents {
 
@@ -30,7 +30,7 @@ final class ChangeEvents {
         BsonValue documentId = documentKey == null ? null : documentKey.get("_id");
         return new SourceChange(operation, document(event.get("fullDocument")),
                 document(event.get("fullDocumentBeforeChange")), documentId,
-                operation == Operation.UPDATE ? updatedFields(document(event.get("updateDescription"))) : null,
+                operation == Operation.UPDATE ? updatedFields(document(event.get("updateDescription")), event) : null,
                 event.get("clusterTime") instanceof BsonTimestamp time ? time : null, wallTime(event));
     }
 
@@ -51,12 +51,14 @@ final class ChangeEvents {
         };
     }
 
-    private static @Nullable UpdatedFields updatedFields(@Nullable BsonDocument description) {
+    private static @Nullable UpdatedFields updatedFields(@Nullable BsonDocument description, BsonDocument event) {
         if (description == null) {
             return null;
         }
         BsonDocument updated = document(description.get("updatedFields"));
-        List<String> updatedKeys = updated == null ? List.of() : List.copyOf(updated.keySet());
+        // A projected event carries the names of the updated fields only (WatchPipeline).
+        List<String> updatedKeys = updated != null ? List.copyOf(updated.keySet())
+                : strings(event.get(WatchPipeline.UPDATED_FIELD_NAMES));
         List<String> removed = strings(description.get("removedFields"));
         List<String> truncated = new ArrayList<>();
         if (description.get("truncatedArrays") instanceof BsonArray arrays) {

@@ -2,20 +2,18 @@ package dev.materializer.core.stream;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
-import com.mongodb.MongoQueryException;
 import com.mongodb.client.ChangeStreamIterable;
 import com.mongodb.client.MongoChangeStreamCursor;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.changestream.FullDocument;
 import com.mongodb.client.model.changestream.FullDocumentBeforeChange;
 import dev.materializer.core.routing.SourceChange;
+import dev.materializer.core.server.CapabilityDetector;
 import dev.materializer.core.time.Backoff;
 import dev.materializer.core.time.EngineClock;
 import org.bson.BsonDocument;
@@ -27,8 +25,13 @@ import org.slf4j.LoggerFactory;
  * One change stream on one collection, on a thread of its own: it loops on {@code tryNext()},
  * hands each event to its listener, saves its resume token now and then, and — when the stream
  * fails, closes or is invalidated — opens again after {@code rewatch}, backing off up to
- * {@code maxBackoff} while it keeps failing. It resumes from its token when it can; when the
- * server no longer has that history it starts from now and says so.
+ * {@code maxBackoff} while it keeps failing. It resumes from its token unless the server says
+ * the token's history is gone ({@link StreamFailures}); then it starts from now and says so.
+ *
+ * <p>No event over 16 MB breaks it: where the server offers it, large events come split and are
+ * put together before the listener hears them, and no token from the middle of one is saved;
+ * elsewhere a routing stream's events are projected down to what routing reads
+ * ({@link WatchPipeline}).
  *
  * <p>Threads: {@link #start()} and {@link #close()} are called by the engine; everything else runs
  * on the stream's thread, which alone touches the cursor (the driver's cursors are not
@@ -44,14 +47,20 @@ public final class CollectionStream {
     /** The pause after an empty, immediate answer, so a server that does not await is not polled in a spin. */
     static final Duration IDLE_PAUSE = Duration.ofMillis(50);
 
-    /** Error codes that mean the stream's position is no longer in the oplog. */
-    private static final Set<Integer> HISTORY_LOST_CODES = Set.of(286, 280, 136);
-
     private final MongoDatabase database;
 
     private final String collection;
 
     private final boolean preImages;
+
+    /** The partition field when the listener only routes events; null when it reads whole documents. */
+    private final @Nullable String routingField;
+
+    /** The pipeline chosen for the next cursor; null until chosen, and after the server refused one. */
+    private volatile WatchPipeline.@Nullable Kind chosen;
+
+    /** Set when the server failed a projected stream while reading it. */
+    private volatile boolean projectionRefused;
 
     private final @Nullable CheckpointStore checkpoints;
 
@@ -93,9 +102,33 @@ public final class CollectionStream {
     public CollectionStream(MongoDatabase database, String collection, boolean preImages,
             @Nullable CheckpointStore checkpoints, StreamListener listener, EngineClock clock, Duration rewatch,
             Duration maxBackoff, Duration checkpointInterval) {
+        this(database, collection, preImages, null, checkpoints, listener, clock, rewatch, maxBackoff,
+                checkpointInterval);
+    }
+
+    /**
+     * Creates a stream whose listener only routes events by a partition field: on a server that
+     * does not split large events, its events are projected down to what routing reads (see
+     * {@link WatchPipeline}), so none is over 16 MB.
+     * @param database the database
+     * @param collection the collection to watch
+     * @param preImages whether the collection keeps pre-images (ask for them when available)
+     * @param routingField the partition field routing reads, or null when the listener reads whole
+     *     documents
+     * @param checkpoints where to keep the resume token, or null to always start from now
+     * @param listener who hears the events
+     * @param clock the clock of the waits before reopening
+     * @param rewatch the first wait before reopening
+     * @param maxBackoff the longest wait before reopening
+     * @param checkpointInterval how often, at most, the token is saved
+     */
+    public CollectionStream(MongoDatabase database, String collection, boolean preImages,
+            @Nullable String routingField, @Nullable CheckpointStore checkpoints, StreamListener listener,
+            EngineClock clock, Duration rewatch, Duration maxBackoff, Duration checkpointInterval) {
         this.database = database;
         this.collection = collection;
         this.preImages = preImages;
+        this.routingField = routingField;
         this.checkpoints = checkpoints;
         this.listener = listener;
         this.clock = clock;
@@ -206,68 +239,90 @@ public final class CollectionStream {
     private Outcome serve(@Nullable BsonDocument token, boolean reopened, Checkpoint from) {
         BsonDocument position = token;
         boolean served = false;
-        ChangeStreamIterable<BsonDocument> iterable = database.getCollection(collection, BsonDocument.class)
-            .watch(List.of())
-            .fullDocument(FullDocument.UPDATE_LOOKUP)
-            .maxAwaitTime(AWAIT_TIME.toMillis(), TimeUnit.MILLISECONDS)
-            .batchSize(1000);
-        if (preImages) {
-            iterable = iterable.fullDocumentBeforeChange(FullDocumentBeforeChange.WHEN_AVAILABLE);
-        }
-        if (token != null) {
-            iterable = iterable.resumeAfter(token);
-        }
+        WatchPipeline.Kind kind = null;
         Instant lastSave = clock.now();
-        // The raw event, not the driver's decoded one: servers differ in the fields they send.
-        try (MongoChangeStreamCursor<BsonDocument> cursor = (MongoChangeStreamCursor<BsonDocument>) iterable
-            .withDocumentClass(BsonDocument.class)
-            .cursor()) {
-            open = true;
-            boolean resumed = token != null;
-            safely(() -> listener.onOpened(collection, resumed, reopened, from));
-            // Only now: the one who started the stream sees it open and its listener told.
-            firstOpen.countDown();
-            while (!closed) {
-                long started = System.nanoTime();
-                BsonDocument event = cursor.tryNext();
-                if (event == null) {
-                    BsonDocument idleToken = cursor.getResumeToken();
-                    if (idleToken != null) {
-                        position = idleToken;
+        try {
+            kind = pipeline();
+            ChangeStreamIterable<BsonDocument> iterable = database.getCollection(collection, BsonDocument.class)
+                .watch(WatchPipeline.stages(kind, routingField))
+                .fullDocument(FullDocument.UPDATE_LOOKUP)
+                .maxAwaitTime(AWAIT_TIME.toMillis(), TimeUnit.MILLISECONDS)
+                .batchSize(1000);
+            if (preImages) {
+                iterable = iterable.fullDocumentBeforeChange(FullDocumentBeforeChange.WHEN_AVAILABLE);
+            }
+            if (token != null) {
+                iterable = iterable.resumeAfter(token);
+            }
+            // The raw event, not the driver's decoded one: servers differ in the fields they send.
+            try (MongoChangeStreamCursor<BsonDocument> cursor = (MongoChangeStreamCursor<BsonDocument>) iterable
+                .withDocumentClass(BsonDocument.class)
+                .cursor()) {
+                open = true;
+                boolean resumed = token != null;
+                safely(() -> listener.onOpened(collection, resumed, reopened, from));
+                // Only now: the one who started the stream sees it open and its listener told.
+                firstOpen.countDown();
+                SplitEvents fragments = new SplitEvents();
+                while (!closed) {
+                    long started = System.nanoTime();
+                    BsonDocument received = cursor.tryNext();
+                    if (received == null) {
+                        BsonDocument idleToken = cursor.getResumeToken();
+                        // A token between two fragments would resume in the middle of an event.
+                        if (idleToken != null && !fragments.inTheMiddle()) {
+                            position = idleToken;
+                        }
+                        lastSave = saveIfDue(position, lastSave, false);
+                        if (System.nanoTime() - started < IDLE_PAUSE.toNanos()) {
+                            // Real time, not the engine clock: this only spaces out polls of a server that does not await.
+                            java.util.concurrent.locks.LockSupport.parkNanos(IDLE_PAUSE.toNanos());
+                        }
+                        continue;
+                    }
+                    BsonDocument event = fragments.add(received);
+                    if (event == null) {
+                        // More fragments of this event come: neither route nor save before the last.
+                        continue;
+                    }
+                    served = true;
+                    SourceChange change = handOver(event);
+                    if (change == null) {
+                        // Closed while the event waited: the token stays before it, so a restart reads it again.
+                        break;
+                    }
+                    SourceChange.Operation operation = change.operation();
+                    if (endsTheStream(operation)) {
+                        // The history before a drop or an invalidate cannot be resumed into: start from now.
+                        return new Outcome(null, true, served, "ended (" + operation.name().toLowerCase() + ")");
+                    }
+                    BsonDocument eventToken = event.getDocument("_id", null);
+                    if (eventToken != null) {
+                        position = eventToken;
                     }
                     lastSave = saveIfDue(position, lastSave, false);
-                    if (System.nanoTime() - started < IDLE_PAUSE.toNanos()) {
-                        // Real time, not the engine clock: this only spaces out polls of a server that does not await.
-                        java.util.concurrent.locks.LockSupport.parkNanos(IDLE_PAUSE.toNanos());
-                    }
-                    continue;
                 }
-                served = true;
-                SourceChange change = handOver(event);
-                if (change == null) {
-                    // Closed while the event waited: the token stays before it, so a restart reads it again.
-                    break;
-                }
-                SourceChange.Operation operation = change.operation();
-                if (endsTheStream(operation)) {
-                    // The history before a drop or an invalidate cannot be resumed into: start from now.
-                    return new Outcome(null, true, served, "ended (" + operation.name().toLowerCase() + ")");
-                }
-                BsonDocument eventToken = event.getDocument("_id", null);
-                if (eventToken != null) {
-                    position = eventToken;
-                }
-                lastSave = saveIfDue(position, lastSave, false);
+                saveIfDue(position, lastSave, true);
+                return new Outcome(position, false, served, "closed");
             }
-            saveIfDue(position, lastSave, true);
-            return new Outcome(position, false, served, "closed");
         }
         catch (MongoException ex) {
             if (closed) {
                 return new Outcome(position, false, served, "closed");
             }
-            boolean historyLost = isHistoryLost(ex, token != null && !served);
-            return new Outcome(position, historyLost, served, "failed: " + ex.getMessage());
+            StreamFailures.Next next = StreamFailures.next(ex);
+            if (!StreamFailures.isTransient(ex)) {
+                refused(kind, next);
+            }
+            // Only the server's word loses the position: a failover before the first event after a
+            // resume (NotPrimary, recovering, network) keeps the token and resumes after the backoff.
+            return switch (next) {
+                case HISTORY_LOST -> new Outcome(position, true, served, "failed: " + ex.getMessage());
+                case EVENT_TOO_LARGE -> new Outcome(position, true, served,
+                        "failed on an event over 16 MB, which no resume can read past: " + ex.getMessage());
+                case RESUME -> new Outcome(position, false, served,
+                        (StreamFailures.isTransient(ex) ? "failed for a while: " : "failed: ") + ex.getMessage());
+            };
         }
         catch (RuntimeException ex) {
             return new Outcome(position, false, served, "failed: " + ex);
@@ -302,22 +357,49 @@ public final class CollectionStream {
         return null;
     }
 
+    /**
+     * The pipeline of the next cursor: chosen by trying what the server offers, once, and again
+     * after a cursor the server refused.
+     */
+    private WatchPipeline.Kind pipeline() {
+        WatchPipeline.Kind kind = chosen;
+        if (kind != null) {
+            return kind;
+        }
+        boolean split = CapabilityDetector.splitLargeEvents(database, collection);
+        boolean projection = !split && routingField != null && !projectionRefused
+                && CapabilityDetector.opensChangeStream(database, collection,
+                        WatchPipeline.stages(WatchPipeline.Kind.PROJECTED, routingField));
+        kind = WatchPipeline.choose(split, projection, routingField);
+        if (kind == WatchPipeline.Kind.PLAIN && routingField != null) {
+            log.info("The change stream of {} reads whole events: this server neither splits large events nor"
+                    + " projects them; an event over 16 MB makes its views catch up", collection);
+        }
+        chosen = kind;
+        return kind;
+    }
+
+    /**
+     * A failure that will repeat: choose the pipeline again at the next open. A projection the
+     * server accepted at open but failed on while reading is not tried again on this stream.
+     */
+    private void refused(WatchPipeline.@Nullable Kind kind, StreamFailures.Next next) {
+        if (kind == WatchPipeline.Kind.PROJECTED && next == StreamFailures.Next.RESUME) {
+            projectionRefused = true;
+        }
+        chosen = null;
+    }
+
+    /** The pipeline of the stream's cursor; for tests. */
+    WatchPipeline.@Nullable Kind chosenPipeline() {
+        return chosen;
+    }
+
     private static boolean endsTheStream(SourceChange.Operation operation) {
         return switch (operation) {
             case INVALIDATE, DROP, DROP_DATABASE, RENAME -> true;
             default -> false;
         };
-    }
-
-    /**
-     * Whether the failure means the token's history is gone. A resume that fails before any event
-     * with an error the server gives for a bad token also counts: retrying it would fail forever.
-     */
-    private static boolean isHistoryLost(MongoException ex, boolean failedResuming) {
-        if (HISTORY_LOST_CODES.contains(ex.getCode())) {
-            return true;
-        }
-        return failedResuming && (ex instanceof MongoCommandException || ex instanceof MongoQueryException);
     }
 
     private Instant saveIfDue(@Nullable BsonDocument position, Instant lastSave, boolean force) {

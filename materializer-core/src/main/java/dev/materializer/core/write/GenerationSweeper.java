@@ -80,7 +80,22 @@ final class GenerationSweeper {
             (lease.until().isAfter(serverNow) ? keep : done).add(new BsonObjectId(lease.generation()));
         }
         done.removeAll(keep);
-        BsonDocument filter = new BsonDocument(partitionField, new BsonString(view.partition()))
+        BsonDocument filter = filter(view.partition(), keep, done, serverNow);
+        MongoCollection<BsonDocument> target = database.getCollection(view.targetCollection(), BsonDocument.class);
+        long removed = target.deleteMany(filter).getDeletedCount();
+        if (removed > 0) {
+            log.debug("View {}: removed {} row(s) of old generations", view.key(), removed);
+        }
+        return removed;
+    }
+
+    /**
+     * The rows of the partition (named first: on a target sharded by the partition field the delete
+     * goes to one shard) in a generation not kept, and either known done or older than
+     * {@code passLease}.
+     */
+    BsonDocument filter(String partition, List<BsonValue> keep, List<BsonValue> done, Instant serverNow) {
+        return new BsonDocument(partitionField, new BsonString(partition))
             .append("$and", new BsonArray(List.of(
                     new BsonDocument(ViewFilter.GENERATION_FIELD, new BsonDocument("$exists", BsonBoolean.TRUE)
                         .append("$nin", new BsonArray(keep))),
@@ -88,12 +103,6 @@ final class GenerationSweeper {
                             new BsonDocument(ViewFilter.GENERATION_FIELD, new BsonDocument("$in", new BsonArray(done))),
                             new BsonDocument(ViewFilter.GENERATION_FIELD,
                                     new BsonDocument("$lt", new BsonObjectId(madeBefore(serverNow.minus(passLease)))))))))));
-        MongoCollection<BsonDocument> target = database.getCollection(view.targetCollection(), BsonDocument.class);
-        long removed = target.deleteMany(filter).getDeletedCount();
-        if (removed > 0) {
-            log.debug("View {}: removed {} row(s) of old generations", view.key(), removed);
-        }
-        return removed;
     }
 
     /** The smallest ObjectId made at that second: every id made earlier is less. */

@@ -9,6 +9,7 @@ import com.mongodb.MongoNotPrimaryException;
 import com.mongodb.MongoServerException;
 import com.mongodb.MongoSocketException;
 import com.mongodb.MongoTimeoutException;
+import com.mongodb.MongoWriteConcernException;
 import com.mongodb.MongoWriteException;
 import org.jspecify.annotations.Nullable;
 
@@ -22,14 +23,27 @@ final class MongoFailures {
     }
 
     /**
-     * True when the deployment failed, not the view: unreachable, no primary, interrupted. Such a
-     * failure says nothing about the view, so it must not make the view errored.
+     * True when the deployment failed, not the view: unreachable, no primary, interrupted, or no
+     * majority to acknowledge a write. Such a failure says nothing about the view, so it must not
+     * make the view errored.
      */
     static boolean isInfrastructure(MongoException failure) {
         return failure instanceof MongoSocketException || failure instanceof MongoTimeoutException
                 || failure instanceof MongoNotPrimaryException || failure instanceof MongoNodeIsRecoveringException
                 || failure instanceof MongoInterruptedException || failure.hasErrorLabel("RetryableWriteError")
-                || !(failure instanceof MongoServerException);
+                || isWriteConcernOnly(failure) || !(failure instanceof MongoServerException);
+    }
+
+    /**
+     * A write the server applied but a majority did not acknowledge in time (the engine writes with
+     * majority): the deployment lacks members, the rows are fine.
+     */
+    private static boolean isWriteConcernOnly(MongoException failure) {
+        if (failure instanceof MongoWriteConcernException) {
+            return true;
+        }
+        return failure instanceof MongoBulkWriteException bulk && bulk.getWriteErrors().isEmpty()
+                && bulk.getWriteConcernError() != null;
     }
 
     /**

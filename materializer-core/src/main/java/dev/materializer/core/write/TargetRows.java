@@ -20,7 +20,8 @@ import org.bson.types.ObjectId;
 /**
  * The shape of the rows in a target: the stored {@code _id} (from the {@link TargetIdStrategy}),
  * the content, the partition field, {@code _viewGen} and {@code _viewHash}; and the filters that
- * select a partition's rows.
+ * select a partition's rows. Every filter of a write names the partition, so writes to a target
+ * sharded by the partition field go to one shard.
  *
  * <p>Immutable and thread-safe.
  */
@@ -73,13 +74,13 @@ final class TargetRows {
     }
 
     /**
-     * Writes a stored row whatever was there. The stored id alone selects it: it names the
-     * partition and the generation ({@link #verify} makes sure of it), and a lookup by {@code _id}
-     * alone is the cheapest on every server.
+     * Writes a stored row whatever was there. The filter names the stored id and the partition: on
+     * a target sharded by the partition field (its shard key {@code {<partition>: 1, _id: 1}} or a
+     * hashed partition), an upsert must name the whole shard key to reach its shard.
      */
     ReplaceOneModel<BsonDocument> upsert(BsonDocument stored) {
-        return new ReplaceOneModel<>(new BsonDocument("_id", stored.get("_id")), stored,
-                new ReplaceOptions().upsert(true));
+        return new ReplaceOneModel<>(new BsonDocument("_id", stored.get("_id")).append(partitionField,
+                stored.get(partitionField)), stored, new ReplaceOptions().upsert(true));
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
+import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
@@ -42,6 +43,12 @@ final class EngineFixture implements AutoCloseable {
     final MaterializerOptions options;
 
     EngineFixture(TestMongo mongo, ManualClock clock, UnaryOperator<MaterializerOptions.Builder> customize) {
+        this(mongo, mongo.client(), clock, customize);
+    }
+
+    /** An engine on its own client (one with other defaults than the test's, say); the test still writes through the shared one. */
+    EngineFixture(TestMongo mongo, MongoClient engineClient, ManualClock clock,
+            UnaryOperator<MaterializerOptions.Builder> customize) {
         this.mongo = mongo;
         this.db = mongo.database();
         this.clock = clock;
@@ -50,7 +57,7 @@ final class EngineFixture implements AutoCloseable {
             .rewatch(Duration.ofMillis(200))
             .clock(clock)
             .listener(events)).build();
-        this.engine = new ViewMaterializer(mongo.client(), db.getName(), options);
+        this.engine = new ViewMaterializer(engineClient, db.getName(), options);
     }
 
     EngineFixture(TestMongo mongo, UnaryOperator<MaterializerOptions.Builder> customize) {

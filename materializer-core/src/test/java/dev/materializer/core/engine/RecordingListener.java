@@ -18,7 +18,12 @@ import static org.awaitility.Awaitility.await;
 /** Records what an engine reports, so tests wait on events rather than on time. */
 final class RecordingListener implements MaterializerListener {
 
-    static final Duration WAIT = Duration.ofSeconds(20);
+    /**
+     * The longest wait for the engine. Generous: on the in-process server an upsert that names the
+     * partition besides {@code _id} (as sharded targets need) scans the collection, so a pass over a
+     * few thousand rows takes seconds there, more on a loaded machine.
+     */
+    static final Duration WAIT = Duration.ofSeconds(60);
 
     final AtomicInteger changes = new AtomicInteger();
 

@@ -1,7 +1,6 @@
 package dev.materializer.core.guard;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import com.mongodb.client.MongoDatabase;
 
 import dev.materializer.testing.Capability;
-import dev.materializer.testing.MongoKind;
 import dev.materializer.testing.RequiresCapability;
 import dev.materializer.testing.TestMongo;
 
@@ -54,8 +52,8 @@ abstract class ScopedPipelineContract {
     }
 
     @Test
+    @RequiresCapability(Capability.LOOKUP_FIELDS_WITH_PIPELINE)
     void aLookupByFieldsJoinsOnlyThePartition(TestMongo mongo) throws Exception {
-        assumeRealServer(mongo, "a $lookup with both localField/foreignField and pipeline (MongoDB 5.0+)");
         assertThat(run(mongo, "[{$match: {_id: 1}}, {$lookup: {from: 'customers', localField: 'customer',"
                 + " foreignField: 'key', as: 'c'}}, {$project: {ids: '$c._id'}}]"))
                 .containsExactly("{\"_id\": 1, \"ids\": [\"ann\"]}");
@@ -69,8 +67,8 @@ abstract class ScopedPipelineContract {
     }
 
     @Test
+    @RequiresCapability(Capability.GRAPH_LOOKUP_RESTRICT)
     void aGraphLookupSearchesOnlyThePartition(TestMongo mongo) throws Exception {
-        assumeRealServer(mongo, "restrictSearchWithMatch in $graphLookup");
         assertThat(run(mongo, "[{$match: {_id: 1}}, {$graphLookup: {from: 'customers', startWith: '$customer',"
                 + " connectFromField: 'key', connectToField: 'key', as: 'c'}}, {$project: {ids: '$c._id'}}]"))
                 .containsExactly("{\"_id\": 1, \"ids\": [\"ann\"]}");
@@ -89,14 +87,6 @@ abstract class ScopedPipelineContract {
     void aUnionWithAddsOnlyThePartition(TestMongo mongo) throws Exception {
         assertThat(run(mongo, "[{$match: {_id: 1}}, {$unionWith: 'customers'}, {$project: {_id: 1}}]"))
                 .containsExactly("{\"_id\": 1}", "{\"_id\": \"ann\"}");
-    }
-
-    /**
-     * The in-process test server refuses some stage options the guard adds (measured with
-     * mongo-java-server 1.47); no capability of the test fixture names them yet.
-     */
-    private static void assumeRealServer(TestMongo mongo, String feature) {
-        assumeTrue(mongo.kind() != MongoKind.IN_PROCESS, "the in-process test server does not accept " + feature);
     }
 
     private List<String> run(TestMongo mongo, String pipelineJson) throws ScopeViolationException {

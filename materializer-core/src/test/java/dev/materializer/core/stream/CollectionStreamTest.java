@@ -12,6 +12,7 @@ import dev.materializer.testing.MongoKind;
 import dev.materializer.testing.MongoTest;
 import dev.materializer.testing.TestMongo;
 import org.bson.BsonDocument;
+import org.bson.BsonString;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
 
@@ -108,6 +109,47 @@ class CollectionStreamTest {
             assertThat(recorder.changes).extracting(change -> change.documentId().asString().getValue())
                 .containsExactly("boom", "fine");
             assertThat(stream.isOpen()).isTrue();
+        }
+        finally {
+            stream.close();
+            stream.awaitClosed(WAIT);
+        }
+    }
+
+    @Test
+    void aRoutingStreamWhereEventsAreNotSplitReadsThemProjectedToWhatRoutingNeeds(TestMongo mongo) throws Exception {
+        CollectionStream stream = new CollectionStream(mongo.database(), "orders", false, "_part", null, recorder, clock,
+                Duration.ofSeconds(1), Duration.ofSeconds(8), Duration.ZERO);
+        stream.start(WAIT);
+        try {
+            // The in-process server has no $changeStreamSplitLargeEvent (it says 5.0) but runs the projection.
+            assertThat(stream.chosenPipeline()).isEqualTo(WatchPipeline.Kind.PROJECTED);
+            mongo.database().getCollection("orders").insertOne(new Document("_id", "o1").append("_part", "acme")
+                .append("product", "apple"));
+
+            await().atMost(WAIT).until(() -> recorder.changes.size() == 1);
+            SourceChange change = recorder.changes.get(0);
+            assertThat(change.operation()).isEqualTo(SourceChange.Operation.INSERT);
+            assertThat(change.documentId()).isEqualTo(new BsonString("o1"));
+            assertThat(change.fullDocument()).isEqualTo(BsonDocument.parse("{_part: 'acme'}"));
+        }
+        finally {
+            stream.close();
+            stream.awaitClosed(WAIT);
+        }
+    }
+
+    @Test
+    void aStreamWhoseListenerReadsWholeDocumentsIsNotProjected(TestMongo mongo) throws Exception {
+        CollectionStream stream = stream(mongo, new CheckpointStore(mongo.database(), "_checkpoints", "this-instance", Set::of));
+        stream.start(WAIT);
+        try {
+            assertThat(stream.chosenPipeline()).isEqualTo(WatchPipeline.Kind.PLAIN);
+            mongo.database().getCollection("orders").insertOne(new Document("_id", "o1").append("_part", "acme")
+                .append("product", "apple"));
+
+            await().atMost(WAIT).until(() -> recorder.changes.size() == 1);
+            assertThat(recorder.changes.get(0).fullDocument()).containsKey("product");
         }
         finally {
             stream.close();

@@ -1,0 +1,101 @@
+package dev.materializer.core.stream;
+
+import java.util.List;
+
+import org.bson.BsonDocument;
+import org.bson.BsonInt32;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The stages a change stream adds after {@code $changeStream}, so that no event over 16 MB (a
+ * large document's post-image with its pre-image, say) can break it:
+ * <ul>
+ * <li>{@link Kind#SPLIT}: {@code $changeStreamSplitLargeEvent} as the last stage, where the server
+ *     offers it (MongoDB 7.0, and 6.0.9); {@link SplitEvents} puts the fragments together.</li>
+ * <li>{@link Kind#PROJECTED}: elsewhere, on a stream whose events are only routed, a projection
+ *     down to what routing reads: the operation, the document key, the partition field of the
+ *     post- and pre-image, the names (not the values) of the updated fields, the removed fields and
+ *     truncated arrays, the times.</li>
+ * <li>{@link Kind#PLAIN}: nothing, where neither works or the whole document is needed (the views
+ *     stream reads the view documents).</li>
+ * </ul>
+ * The resume token ({@code _id}) is never touched: a server refuses a pipeline that changes it.
+ */
+final class WatchPipeline {
+
+    /**
+     * The field of a projected event that lists the names of the updated fields. Top-level, so an
+     * event without an update description stays without one ("may touch anything").
+     */
+    static final String UPDATED_FIELD_NAMES = "materializerUpdatedFields";
+
+    /** The stage that splits events over 16 MB into fragments. */
+    static final BsonDocument SPLIT_STAGE = new BsonDocument("$changeStreamSplitLargeEvent", new BsonDocument());
+
+    /** The kinds of pipeline. */
+    enum Kind {
+        /** Large events split into fragments. */
+        SPLIT,
+        /** Events projected down to what routing reads. */
+        PROJECTED,
+        /** Events as the server sends them. */
+        PLAIN
+    }
+
+    private WatchPipeline() {
+    }
+
+    /**
+     * Chooses the pipeline.
+     * @param splitOffered whether the server offers {@code $changeStreamSplitLargeEvent}
+     * @param projectionOffered whether the server runs the projection in a change stream
+     * @param routingField the partition field when the stream's events are only routed; null when
+     *     its listener reads whole documents
+     * @return the kind of pipeline
+     */
+    static Kind choose(boolean splitOffered, boolean projectionOffered, @Nullable String routingField) {
+        if (splitOffered) {
+            return Kind.SPLIT;
+        }
+        return projectionOffered && routingField != null ? Kind.PROJECTED : Kind.PLAIN;
+    }
+
+    /**
+     * The stages of a kind of pipeline.
+     * @param kind the kind
+     * @param routingField the partition field, needed by {@link Kind#PROJECTED}
+     * @return the stages after {@code $changeStream}
+     */
+    static List<BsonDocument> stages(Kind kind, @Nullable String routingField) {
+        return switch (kind) {
+            case SPLIT -> List.of(SPLIT_STAGE);
+            case PROJECTED -> {
+                if (routingField == null) {
+                    throw new IllegalArgumentException("a projected stream needs the partition field");
+                }
+                yield List.of(projection(routingField));
+            }
+            case PLAIN -> List.of();
+        };
+    }
+
+    /**
+     * What routing reads of an event ({@link ChangeEvents}, the partition router, watched fields),
+     * with operators the in-process test server runs too (no {@code $type}, no {@code $$REMOVE}).
+     */
+    static BsonDocument projection(String partitionField) {
+        BsonInt32 keep = new BsonInt32(1);
+        BsonDocument updatedNames = BsonDocument.parse("""
+                {"$map": {"input": {"$objectToArray": {"$ifNull": ["$updateDescription.updatedFields", {}]}},
+                          "in": "$$this.k"}}""");
+        return new BsonDocument("$project", new BsonDocument("operationType", keep)
+            .append("documentKey", keep)
+            .append("clusterTime", keep)
+            .append("wallTime", keep)
+            .append("fullDocument." + partitionField, keep)
+            .append("fullDocumentBeforeChange." + partitionField, keep)
+            .append("updateDescription.removedFields", keep)
+            .append("updateDescription.truncatedArrays", keep)
+            .append(UPDATED_FIELD_NAMES, updatedNames));
+    }
+}
