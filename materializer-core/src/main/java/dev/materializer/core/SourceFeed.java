@@ -126,7 +126,8 @@ final class SourceFeed implements StreamListener {
         for (String source : wanted) {
             if (!streams.containsKey(source)) {
                 boolean preImages = CapabilityDetector.preImages(database, source);
-                CollectionStream stream = new CollectionStream(database, source, preImages, checkpoints, this, clock,
+                CollectionStream stream = new CollectionStream(database, source, preImages, options.partitionField(),
+                        checkpoints, this, clock,
                         options.rewatch(), options.maxBackoff(), CHECKPOINT_INTERVAL);
                 streams.put(source, stream);
                 stream.start(OPEN_WAIT);

@@ -50,10 +50,8 @@ final class TransactionalWriter {
 
     private static final BulkWriteOptions UNORDERED = new BulkWriteOptions().ordered(false);
 
-    private static final TransactionOptions TRANSACTION = TransactionOptions.builder()
-        .readConcern(ReadConcern.SNAPSHOT)
-        .writeConcern(WriteConcern.MAJORITY)
-        .build();
+    /** Snapshot reads and majority commits on the primary, whatever the client's defaults. */
+    private static final TransactionOptions TRANSACTION = dev.materializer.core.server.EngineConcerns.TRANSACTION;
 
     private final MongoClient client;
 

@@ -146,7 +146,7 @@ class ConvergenceCheckerTest {
 
         assertThat(report.divergences()).isEmpty();
         assertThat(report.converged()).isEmpty();
-        assertThat(report.uncheckedViews()).containsExactlyInAnyOrder("acme/broken", "acme/looped", "acme/1",
+        assertThat(report.uncheckedViews()).containsExactlyInAnyOrder("acme/broken", "acme/looped", "acme/\"1\"",
                 "acme/1 (int32)");
         assertThat(report.describe()).contains("errored: collections must", "cycle", "never run");
     }
