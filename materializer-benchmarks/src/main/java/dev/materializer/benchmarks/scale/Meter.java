@@ -43,8 +43,9 @@ final class Meter {
         return -1;
     }
 
-    /** Heap in use after a few full collections. */
+    /** Heap in use after a few full collections, the driver's idle buffers dropped first. */
     static long heapAfterGc() {
+        DriverBuffers.dropIdle();
         long used = Long.MAX_VALUE;
         for (int round = 0; round < 4; round++) {
             System.gc();

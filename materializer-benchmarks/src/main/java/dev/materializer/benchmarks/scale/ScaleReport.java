@@ -164,7 +164,7 @@ public final class ScaleReport {
         try (InProcessMongo mongo = new InProcessMongo()) {
             Setup.prepare(mongo, fleet, true);
             try (EngineRun run = new EngineRun(mongo, base)) {
-                long heapBefore = IdleHeap.before();
+                long heapBefore = IdleHeap.before(fleet.views());
                 RestartCost.Result restart = RestartCost.measure(run, fleet.views());
                 progress.printf("           restart: %.2f s CPU (engine threads %.2f s), %.2f s wall, %d passes%s%n",
                         restart.processCpuSeconds(), restart.engineCpuSeconds(), restart.wallSeconds(),
