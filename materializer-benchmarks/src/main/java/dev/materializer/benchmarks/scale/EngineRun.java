@@ -15,6 +15,7 @@ import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.PassReport;
+import dev.materializer.core.ScaleProbe;
 import dev.materializer.core.ViewMaterializer;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.core.view.ViewKey;
@@ -59,9 +60,7 @@ final class EngineRun implements AutoCloseable {
 
     /** The longest a change waits for its pass (as the engine computes it), plus a millisecond. */
     Duration pastMaxDelay() {
-        Duration tenTimes = options.debounce().multipliedBy(10);
-        Duration maxDelay = tenTimes.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : tenTimes;
-        return maxDelay.plusMillis(1);
+        return ScaleProbe.maxDelay(options.debounce()).plusMillis(1);
     }
 
     /** Starts the engine and waits until it says it runs. */

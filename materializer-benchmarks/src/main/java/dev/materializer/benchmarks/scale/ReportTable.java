@@ -21,9 +21,9 @@ final class ReportTable {
         out.println();
         out.printf("%s. Load average (1, 5, 15 min) %s at the start, %s at the end; the run took %d min %d s.%n",
                 run.machine(), run.loadAtStart(), run.loadAtEnd(), run.took().toMinutes(), run.took().toSecondsPart());
-        out.printf("Sizes: %s (tenants × %d views, one source); first catch-up at %d views; lane marks %d at %d views.%n",
-                describeSizes(run), run.settings().viewsPerTenant(), run.catchUp().views(), run.lanes().marks(),
-                run.lanes().views());
+        out.printf("Sizes: %s (tenants × %d views, one source); first catch-up at %s views; lane marks %s at %s views.%n",
+                describeSizes(run), run.settings().viewsPerTenant(), thousands(run.catchUp().views()),
+                thousands(run.lanes().marks()), thousands(run.lanes().views()));
         out.println();
         out.println("| measure | before (previous engine) | now (this run) | goal |");
         out.println("| --- | --- | --- | --- |");
@@ -107,9 +107,9 @@ final class ReportTable {
                 + " started before the engine was stopped.%n", thousands(catchUp.views()), thousands(catchUp.tenants()),
                 thousands(catchUp.maxInFlightAtStart()), thousands(catchUp.maxInFlight()), catchUp.steps(),
                 thousands(catchUp.passesStarted()));
-        out.println("- Process CPU counts every thread of the JVM: the engine, the driver and the in-process server"
+        out.println("- Passes are view runs (the listener's onPassStarted). Process CPU counts every thread of the JVM: the engine, the driver and the in-process server"
                 + " (which scans a whole collection for most queries). Engine threads are those named `materializer-*`."
-                + " A registration's engine CPU is less the engines threads' idle CPU (the streams' polling) in as much wall"
+                + " A registration's engine CPU is less the engine threads' idle CPU (the streams' polling) in as much wall"
                 + " time; raw is as measured. KB = 1024 bytes.");
     }
 

@@ -28,6 +28,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ScaleReport {
 
+    private static final List<String> OPTIONS = List.of("--sizes", "--views-per-tenant", "--catch-up-views",
+            "--lane-views", "--lane-marks", "--repeats", "--routing-cpu-seconds");
+
     /** What to measure, from the command line. */
     record Settings(List<Integer> sizes, int viewsPerTenant, int catchUpViews, int laneViews, int laneMarks, int repeats,
             double routingCpuSeconds, boolean quick) {
@@ -48,6 +51,9 @@ public final class ScaleReport {
                 }
                 if (arg.equals("--help") || arg.equals("-h")) {
                     throw new IllegalArgumentException("usage");
+                }
+                if (!OPTIONS.contains(arg)) {
+                    throw new IllegalArgumentException("unknown option " + arg);
                 }
                 if (index + 1 >= args.length) {
                     throw new IllegalArgumentException(arg + " needs a value");
