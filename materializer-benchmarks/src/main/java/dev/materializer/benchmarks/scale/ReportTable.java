@@ -58,8 +58,11 @@ final class ReportTable {
                         : "not measured: " + lanes.error());
         CatchUpQueue.Result catchUp = run.catchUp();
         out.printf("| passes queued by the first catch-up of 10k views | 9,423 | %s | bounded |%n", catchUp.started()
-                ? String.format("%s (most in flight; %s views in %s partitions; %s at start)", thousands(catchUp.maxInFlight()),
-                        thousands(catchUp.views()), thousands(catchUp.tenants()), thousands(catchUp.maxInFlightAtStart()))
+                ? String.format("%s tasks in flight at most (rebalances and passes; %s views in %s partitions)%s",
+                        thousands(Math.max(catchUp.maxInFlightAtStart(), catchUp.maxInFlight())), thousands(catchUp.views()),
+                        thousands(catchUp.tenants()), catchUp.maxCatchUpsRunning() < 0 ? ""
+                                : String.format("; catch-ups in the lanes at once %s, waiting their turn %s (the engine's count)",
+                                        thousands(catchUp.maxCatchUpsRunning()), thousands(catchUp.maxCatchUpsWaiting())))
                 : "not measured: the engine did not start");
         ViewsIndex.Result index = sizes.isEmpty() ? null : sizes.get(0).index();
         out.printf("| every view run queries the views collection by partition | no index | %s | index-backed |%n",
@@ -103,10 +106,14 @@ final class ReportTable {
                 + " the release %d.%n", thousands(lanes.marks()), lanes.maxInFlight(), lanes.passesAfterRelease());
         CatchUpQueue.Result catchUp = run.catchUp();
         out.printf("- First catch-up: %s views in %s partitions, no checkpoint; most tasks in flight %s during the start"
-                + " (until drained, clock still), %s over %d steps of the clock past the longest debounce; %s view runs"
-                + " started before the engine was stopped.%n", thousands(catchUp.views()), thousands(catchUp.tenants()),
-                thousands(catchUp.maxInFlightAtStart()), thousands(catchUp.maxInFlight()), catchUp.steps(),
-                thousands(catchUp.passesStarted()));
+                + " (until drained%s, clock still), %s over %d steps of the clock past the longest debounce; %s view runs"
+                + " started before the engine was stopped; catch-ups the engine said were in its lanes at once %s, waiting"
+                + " %s.%n", thousands(catchUp.views()), thousands(catchUp.tenants()),
+                thousands(catchUp.maxInFlightAtStart()),
+                catchUp.drainedAtStart() ? "" : ", which it had not within " + CatchUpQueue.START_WINDOW.toSeconds() + " s",
+                thousands(catchUp.maxInFlight()), catchUp.steps(), thousands(catchUp.passesStarted()),
+                catchUp.maxCatchUpsRunning() < 0 ? "(not reported by this engine)" : thousands(catchUp.maxCatchUpsRunning()),
+                catchUp.maxCatchUpsWaiting() < 0 ? "(not reported)" : thousands(catchUp.maxCatchUpsWaiting()));
         out.println("- Passes are view runs (the listener's onPassStarted). Process CPU counts every thread of the JVM: the engine, the driver and the in-process server"
                 + " (which scans a whole collection for most queries). Engine threads are those named `materializer-*`."
                 + " A registration's engine CPU is less the engine threads' idle CPU (the streams' polling) in as much wall"

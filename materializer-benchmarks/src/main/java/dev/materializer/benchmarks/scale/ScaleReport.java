@@ -155,8 +155,9 @@ public final class ScaleReport {
         progress.printf("[%s] first catch-up: %d×%d views, no checkpoint%n", elapsed(began), catchUpTenants,
                 settings.viewsPerTenant());
         CatchUpQueue.Result catchUp = CatchUpQueue.measure(base, catchUpTenants, settings.viewsPerTenant());
-        progress.printf("           max in flight %d at start, %d once the clock moves%n", catchUp.maxInFlightAtStart(),
-                catchUp.maxInFlight());
+        progress.printf("           max in flight %d at start%s, %d once the clock moves; catch-ups in the lanes at most %s%n",
+                catchUp.maxInFlightAtStart(), catchUp.drainedAtStart() ? "" : " (not drained within the window)",
+                catchUp.maxInFlight(), catchUp.maxCatchUpsRunning() < 0 ? "(not reported)" : catchUp.maxCatchUpsRunning());
 
         Duration took = Duration.ofNanos(System.nanoTime() - began);
         progress.printf("[%s] done%n", elapsed(began));
