@@ -1,0 +1,65 @@
+package dev.materializer.benchmarks.scale;
+
+import java.net.InetSocketAddress;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import de.bwaldvogel.mongo.MongoServer;
+import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+
+/**
+ * A mongo-java-server of its own for one measurement, bound to 127.0.0.1 on a free port, stopped on
+ * close. A server per measurement keeps the heap, the oplog and the data of one out of the next.
+ *
+ * <p>Its oplog is off at first and turned on by {@link #enableOplog()} once the view documents are
+ * written: mongo-java-server serves every {@code getMore} of a change stream by scanning its whole
+ * oplog, so tens of thousands of setup inserts in it would make the engine's idle polling (two
+ * streams, every 50 ms) cost more than what is measured. Only the setup is kept out of the oplog;
+ * every write of the engine goes into it.
+ *
+ * <p>Its netty allocator is unpooled (unless {@code io.netty.allocator.type} is set): a pooled
+ * allocator keeps heap chunks of megabytes, which appear and go between two heap readings and made
+ * the idle heap per view swing by hundreds of bytes.
+ */
+final class InProcessMongo implements AutoCloseable {
+
+    static {
+        // The server's netty pools heap buffers in chunks of megabytes that come and go with the
+        // size of the messages; unpooled, the heap measured before and after a start holds none of them.
+        if (System.getProperty("io.netty.allocator.type") == null) {
+            System.setProperty("io.netty.allocator.type", "unpooled");
+        }
+    }
+
+    private final MongoServer server = new MongoServer(new MemoryBackend());
+
+    private final ConnectionString connectionString;
+
+    InProcessMongo() {
+        server.bind("127.0.0.1", 0);
+        InetSocketAddress address = server.getLocalAddress();
+        this.connectionString = new ConnectionString("mongodb://127.0.0.1:" + address.getPort());
+    }
+
+    void enableOplog() {
+        server.enableOplog();
+    }
+
+    /** A new client of this server; the caller closes it. */
+    MongoClient client() {
+        return MongoClients.create(MongoClientSettings.builder().applyConnectionString(connectionString).build());
+    }
+
+    /** A new client that counts the commands it sends. */
+    MongoClient client(CommandCounter counter) {
+        return MongoClients.create(MongoClientSettings.builder().applyConnectionString(connectionString)
+            .addCommandListener(counter).build());
+    }
+
+    @Override
+    public void close() {
+        server.shutdownNow();
+    }
+}
