@@ -161,6 +161,21 @@ final class PassExecution implements PassScheduler.PassRunner {
         return retries;
     }
 
+    /**
+     * Whether a rebalance of the partition would change nothing of itself: no view is blocked, and
+     * none is in a cycle or shares a target. Reads the registry only; callable from any thread.
+     */
+    boolean settled(String partition) {
+        List<ViewDefinition> views = registry.views(partition);
+        for (ViewDefinition view : views) {
+            RunState state = registry.state(view.key());
+            if (state != null && state.blocked()) {
+                return false;
+            }
+        }
+        return views.size() < 2 || (sharedTargets(views).isEmpty() && DependencyOrder.of(views).cyclic().isEmpty());
+    }
+
     /** Per view that shares its target with another view of the partition, the error that says so. */
     private static Map<ViewKey, String> sharedTargets(List<ViewDefinition> views) {
         Map<String, List<ViewDefinition>> byTarget = new HashMap<>();

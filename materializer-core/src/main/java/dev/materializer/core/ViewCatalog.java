@@ -84,17 +84,28 @@ final class ViewCatalog implements StreamListener {
     void loadAll() throws InterruptedException {
         Set<String> seen = new HashSet<>();
         Set<String> partitions = new HashSet<>(registry.partitions());
+        // The partitions with something to do: a view to run, a view gone, a view new or changed.
+        Set<String> touched = new HashSet<>();
         List<ViewDefinition> toRun = new ArrayList<>();
         for (BsonDocument document : views.find()) {
+            ViewDefinition before = document.containsKey("_id")
+                    ? registry.definition(ViewKey.idText(document.get("_id"))) : null;
             ViewDefinition view = accept(document);
             if (document.containsKey("_id")) {
                 seen.add(ViewKey.idText(document.get("_id")));
             }
             if (view != null) {
                 partitions.add(view.partition());
+                if (view != before) {
+                    touched.add(view.partition());
+                }
                 if (needsRun(view, document)) {
                     toRun.add(view);
+                    touched.add(view.partition());
                 }
+            }
+            if (before != null && (view == null || !view.partition().equals(before.partition()))) {
+                touched.add(before.partition());
             }
         }
         for (String id : registry.ids()) {
@@ -102,6 +113,7 @@ final class ViewCatalog implements StreamListener {
                 ViewDefinition removed = registry.remove(id);
                 if (removed != null) {
                     partitions.add(removed.partition());
+                    touched.add(removed.partition());
                 }
             }
         }
@@ -109,7 +121,11 @@ final class ViewCatalog implements StreamListener {
         Set<String> runIds = new HashSet<>();
         toRun.forEach(view -> runIds.add(view.key().id()));
         for (String partition : partitions) {
-            rebalance(partition, view -> runIds.contains(view.key().id()));
+            // A partition with nothing to run and nothing to move in or out of a block queues nothing:
+            // a restart that runs nothing queues nothing.
+            if (touched.contains(partition) || !passes.settled(partition)) {
+                rebalance(partition, view -> runIds.contains(view.key().id()));
+            }
         }
     }
 
