@@ -1,6 +1,9 @@
 package dev.materializer.core;
 
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -45,8 +48,45 @@ public interface Materializer extends AutoCloseable {
         close();
     }
 
-    /** A picture of the engine's state now. */
+    /** A picture of the engine's state now, with every view: its cost grows with the views. */
     MaterializerSnapshot snapshot();
+
+    /**
+     * The engine's state now without its views: a {@link #snapshot()} whose
+     * {@link MaterializerSnapshot#views() views} may be empty. For what is read often (gauges,
+     * health, the summary of the endpoint); an engine answers it without visiting its views.
+     * @return the state, the streams, the work in flight, the lag, and the reconciler's and the
+     *     catch-ups' progress
+     */
+    default MaterializerSnapshot summary() {
+        MaterializerSnapshot whole = snapshot();
+        return new MaterializerSnapshot(whole.state(), whole.reason(), whole.openStreams(), whole.passesInFlight(),
+                whole.lag(), whole.transactions(), List.of(), whole.reconcile(), whole.catchUp());
+    }
+
+    /**
+     * How many views this instance knows in each state, by the words of {@link ViewSnapshot#STATES};
+     * a state without views may be absent or 0. An engine answers it from counts it keeps; this
+     * default counts the views of a {@link #snapshot()}.
+     * @return the number of views by state
+     */
+    default Map<String, Integer> viewCounts() {
+        Map<String, Integer> counts = new HashMap<>();
+        for (ViewSnapshot view : snapshot().views()) {
+            counts.merge(view.state(), 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    /**
+     * One page of the views this instance knows, filtered by partition and state, in the order of
+     * {@link ViewPage#ORDER}. This default pages the views of a {@link #snapshot()}.
+     * @param query which views, and which page
+     * @return the page, with the number of views that match
+     */
+    default ViewPage views(ViewQuery query) {
+        return ViewPage.of(snapshot().views(), query);
+    }
 
     /**
      * One view as this instance knows it.

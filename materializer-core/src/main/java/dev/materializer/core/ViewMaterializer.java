@@ -356,6 +356,25 @@ public final class ViewMaterializer implements Materializer {
 
     @Override
     public MaterializerSnapshot snapshot() {
+        return picture(registry.snapshot());
+    }
+
+    @Override
+    public MaterializerSnapshot summary() {
+        return picture(java.util.List.of());
+    }
+
+    @Override
+    public java.util.Map<String, Integer> viewCounts() {
+        return registry.countByState();
+    }
+
+    @Override
+    public ViewPage views(ViewQuery query) {
+        return ViewPage.of(registry.snapshot(), query);
+    }
+
+    private MaterializerSnapshot picture(java.util.List<ViewSnapshot> views) {
         CollectionStream stream = viewsStream;
         boolean viewsOpen = stream != null && stream.isOpen();
         int open = feed.openStreams() + (viewsOpen ? 1 : 0);
@@ -369,8 +388,8 @@ public final class ViewMaterializer implements Materializer {
             }
             why = closed.isEmpty() ? null : "change streams reopening: " + String.join(", ", closed);
         }
-        return new MaterializerSnapshot(now, why, open, lanes.inFlight(), feed.lag(), transactions,
-                registry.snapshot(), reconciler.progress(), scheduler.catchUpProgress());
+        return new MaterializerSnapshot(now, why, open, lanes.inFlight(), feed.lag(), transactions, views,
+                reconciler.progress(), scheduler.catchUpProgress());
     }
 
     @Override

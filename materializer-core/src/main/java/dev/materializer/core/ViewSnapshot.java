@@ -26,6 +26,9 @@ public record ViewSnapshot(String partition, String id, String state, List<Strin
         @Nullable PassOutcome lastOutcome, @Nullable WriteMode lastMode, @Nullable Instant lastReconciled,
         long driftRows) {
 
+    /** The states a view can be in, as the words of {@link #state()}. */
+    public static final List<String> STATES = List.of("pending", "ok", "errored", "cycle");
+
     /** Copies the sources so the record stays immutable. */
     public ViewSnapshot {
         sources = List.copyOf(sources);

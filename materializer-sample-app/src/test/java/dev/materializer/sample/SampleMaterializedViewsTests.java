@@ -1,6 +1,7 @@
 package dev.materializer.sample;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -97,11 +98,14 @@ class SampleMaterializedViewsTests {
     @Test
     void theActuatorEndpointListsEveryViewOfTheConfiguredTenantsOk() {
         await().atMost(FOLLOW).untilAsserted(() -> {
-            @SuppressWarnings("unchecked")
-            List<Map<String, Object>> views = (List<Map<String, Object>>) this.api.get("/actuator/materializer").get("views");
-            assertThat(views).filteredOn(view -> List.of("acme", "globex").contains(view.get("partition")))
-                .hasSize(8)
-                .allSatisfy(view -> assertThat(view).containsEntry("state", "ok"));
+            List<Map<String, Object>> views = new ArrayList<>();
+            for (String tenant : List.of("acme", "globex")) {
+                @SuppressWarnings("unchecked")
+                List<Map<String, Object>> page = (List<Map<String, Object>>) this.api
+                    .get("/actuator/materializer?partition=" + tenant).get("views");
+                views.addAll(page);
+            }
+            assertThat(views).hasSize(8).allSatisfy(view -> assertThat(view).containsEntry("state", "ok"));
         });
     }
 

@@ -16,6 +16,9 @@ import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
+import dev.materializer.core.ViewPage;
+import dev.materializer.core.ViewQuery;
+import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.cluster.Rendezvous;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.core.view.ViewFilter;
@@ -447,6 +450,31 @@ abstract class MaterializerScenarios {
             assertThat(snapshot.openStreams()).isEqualTo(3);
             System.out.printf("streams opened for %d partitions x 3 views x 2 sources: %d%n", partitions,
                     snapshot.openStreams());
+        }
+    }
+
+    @Test
+    void theSummaryTheCountsAndThePagesOfViewsAgreeWithTheSnapshot(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            for (String tenant : List.of("globex", "acme")) {
+                f.collection("orders").insertOne(order("o-" + tenant, tenant, "apple", 1, 1));
+                f.defineView(tenant + "/revenue", tenant, List.of("orders"), "revenue", REVENUE);
+                f.defineView(tenant + "/copy", tenant, List.of("orders"), "revenueCopy", REVENUE);
+            }
+            f.start();
+            f.settle();
+
+            MaterializerSnapshot snapshot = f.engine.snapshot();
+            MaterializerSnapshot summary = f.engine.summary();
+            assertThat(summary.views()).as("a summary visits no view").isEmpty();
+            assertThat(summary.state()).isEqualTo(snapshot.state());
+            assertThat(summary.openStreams()).isEqualTo(snapshot.openStreams());
+            assertThat(f.engine.viewCounts()).containsEntry("ok", 4);
+            ViewPage acme = f.engine.views(new ViewQuery("acme", "ok", 0, 1));
+            assertThat(acme.total()).isEqualTo(2);
+            assertThat(acme.views()).extracting(ViewSnapshot::id).containsExactly("acme/copy");
+            assertThat(f.engine.views(ViewQuery.first(10)).views()).extracting(ViewSnapshot::id)
+                .containsExactly("acme/copy", "acme/revenue", "globex/copy", "globex/revenue");
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.materializer.spring.autoconfigure;
 
+import java.time.Duration;
 import java.util.Map;
 
 import com.mongodb.client.MongoClient;
@@ -19,13 +20,15 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.mongodb.autoconfigure.MongoConnectionDetails;
 import org.springframework.boot.mongodb.autoconfigure.MongoProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * Runs the materializer on the application's {@link MongoClient}: binds {@code materializer.*},
  * builds the engine's options (properties, then every {@link MaterializerListener} bean as one
  * listener, then every {@link MaterializerOptionsCustomizer} in order), creates the engine through
  * the {@link MaterializerFactory} and hands it to a {@link MaterializerLifecycle} that starts and
- * drains it with the context. Nothing is created without a {@code MongoClient} bean or with
+ * drains it with the context (warning at startup when {@code materializer.shutdown-timeout} is not
+ * below {@code spring.lifecycle.timeout-per-shutdown-phase}). Nothing is created without a {@code MongoClient} bean or with
  * {@code materializer.enabled=false}.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration")
@@ -60,10 +63,12 @@ public final class MaterializerAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    MaterializerLifecycle materializerLifecycle(Materializer materializer, MaterializerProperties properties) {
+    MaterializerLifecycle materializerLifecycle(Materializer materializer, MaterializerProperties properties,
+            Environment environment) {
         // Checked here too: with a user's engine the options (and their checks) are not built.
-        return new MaterializerLifecycle(materializer,
-                MaterializerOptionsMapping.requireShutdownTimeout(properties.getShutdownTimeout()));
+        Duration shutdownTimeout = MaterializerOptionsMapping.requireShutdownTimeout(properties.getShutdownTimeout());
+        ShutdownTimeouts.warnIfNotBelow(shutdownTimeout, ShutdownTimeouts.phaseTimeout(environment));
+        return new MaterializerLifecycle(materializer, shutdownTimeout);
     }
 
     private static Map<String, PartitionMapping> partitionMappingBeans(ListableBeanFactory beanFactory) {

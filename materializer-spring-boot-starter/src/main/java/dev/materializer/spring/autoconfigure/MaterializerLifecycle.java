@@ -11,9 +11,12 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Starts the engine with the application context and stops it gracefully: no new passes, a wait of
- * at most the shutdown timeout for the work in flight, then close. The stop runs on a thread of its
- * own and calls Spring back when done, so other lifecycle beans of the same phase stop in parallel.
+ * Starts the engine with the application context and stops it gracefully: no new passes
+ * ({@link Materializer#stopIntake()}), a wait of at most the shutdown timeout for the passes already
+ * running ({@link Materializer#drain(Duration)}), then close. Queued passes do not start: their
+ * changes stay pending in the checkpoints the close saves, and run after the restart. The stop runs
+ * on a thread of its own and calls Spring back when done, so other lifecycle beans of the same phase
+ * stop in parallel.
  *
  * <p>Its {@link #PHASE} stops it before Boot's graceful web shutdown and long before the
  * {@code MongoClient} closes (beans are destroyed after every phase has stopped). Spring waits for a
@@ -149,7 +152,8 @@ public final class MaterializerLifecycle implements SmartLifecycle, DisposableBe
     private void drain() {
         int before = inFlightOrUnknown();
         String timeout = MaterializerOptionsMapping.readable(this.shutdownTimeout);
-        log.info("Materializer stopping: intake stopped, waiting up to {} for {} in flight", timeout, before);
+        log.info("Materializer stopping: intake stopped, waiting up to {} for {} in flight (queued passes do not "
+                + "start: they stay pending in the checkpoints and run after the restart)", timeout, before);
         long startNanos = System.nanoTime();
         boolean drained;
         try {

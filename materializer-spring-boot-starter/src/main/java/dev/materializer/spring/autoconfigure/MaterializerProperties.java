@@ -89,10 +89,12 @@ public class MaterializerProperties {
     private int maxConcurrentPasses = 4;
 
     /**
-     * Longest wait, when the application stops, for the passes in flight to finish before the
-     * engine closes. Keep it below spring.lifecycle.timeout-per-shutdown-phase.
+     * Longest wait, when the application stops, for the passes already running to finish before the
+     * engine closes. Queued work is not run then: it stays pending in the checkpoints and runs after
+     * the restart. Keep it below spring.lifecycle.timeout-per-shutdown-phase (30s by default) with
+     * room for the close; a value that is not below it is warned about at startup.
      */
-    private Duration shutdownTimeout = Duration.ofSeconds(30);
+    private Duration shutdownTimeout = Duration.ofSeconds(20);
 
     /**
      * Sources whose document ids start with their storage partition and the separator U+001F, by

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -18,6 +19,8 @@ import dev.materializer.core.Materializer;
 import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.VerifyReport;
+import dev.materializer.core.ViewPage;
+import dev.materializer.core.ViewQuery;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.reconcile.Reconciler;
 import org.jspecify.annotations.Nullable;
@@ -31,16 +34,33 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 
 /**
- * The {@code materializer} actuator endpoint: the engine's state, its reconciler and every view
- * ({@code GET /actuator/materializer}), one view ({@code GET /actuator/materializer/{partition}/{id}},
- * 404 when unknown), a refresh of one view now ({@code POST /actuator/materializer/{partition}/{id}},
- * or {@code .../{id}/refresh}), which returns the report of its pass, and a verify of one view
- * ({@code POST /actuator/materializer/{partition}/{id}/verify}), which compares its stored rows with a
- * fresh run of its pipeline and writes nothing. Both wait a bounded time.
+ * The {@code materializer} actuator endpoint.
+ *
+ * <ul>
+ * <li>{@code GET /actuator/materializer}: the engine's state, its counts of views by state, its
+ * reconciler, and one page of its views, filtered by the query parameters {@code partition} and
+ * {@code state}, paged by {@code page} (from 0) and {@code size} (default {@value #DEFAULT_PAGE_SIZE},
+ * at most {@value #MAX_PAGE_SIZE}), by partition then id. The answer holds the {@code page}, the
+ * {@code size} and the {@code total} of matching views.</li>
+ * <li>{@code GET /actuator/materializer/{partition}/{id}}, or
+ * {@code GET /actuator/materializer/{partition}?id=...} for any id (one with a {@code /}, which a path
+ * segment cannot carry): one view, 404 when unknown.</li>
+ * <li>{@code POST /actuator/materializer/{partition}/{id}} (or {@code .../{id}/refresh}): runs the
+ * view now and returns the report of its pass; {@code POST .../{id}/verify} compares its stored rows
+ * with a fresh run of its pipeline and writes nothing. Both wait a bounded time.
+ * {@code POST /actuator/materializer/{partition}} with the JSON body
+ * {@code {"id": "...", "action": "refresh"|"verify"}} does either for any id. An unknown view
+ * answers 404 over the web, as on read (see {@link MaterializerWebEndpointExtension}).</li>
+ * </ul>
+ *
+ * <p>The summary and the page are read from {@link Materializer#summary()},
+ * {@link Materializer#viewCounts()} and {@link Materializer#views(ViewQuery)}, never from the whole
+ * {@link Materializer#snapshot()}: the answer's size is bounded by the page, whatever the number of
+ * views.
  *
  * <p>Access is unrestricted by default, as for Boot's {@code loggers} endpoint: the refresh only
  * runs a pass the engine would run anyway. Set {@code management.endpoint.materializer.access=read-only}
- * to allow reading only (which refuses the verify too: it is part of the write operation).
+ * to allow reading only (which refuses the verify too: it is part of the write operations).
  * Thread-safe: holds no state of its own.
  */
 @Endpoint(id = "materializer", defaultAccess = Access.UNRESTRICTED)
@@ -57,6 +77,12 @@ public final class MaterializerEndpoint {
 
     /** The actions of the write operation. */
     public static final List<String> ACTIONS = List.of(REFRESH, VERIFY);
+
+    /** The views on a page when the request does not say. */
+    public static final int DEFAULT_PAGE_SIZE = ViewQuery.DEFAULT_SIZE;
+
+    /** The most views on a page. */
+    public static final int MAX_PAGE_SIZE = 1000;
 
     private static final String FINISHED = "finished";
 
@@ -82,13 +108,49 @@ public final class MaterializerEndpoint {
         this.refreshWait = refreshWait;
     }
 
-    /** @return the engine's state and every view this instance knows */
+    /**
+     * The engine's summary and one page of its views.
+     * @param partition only the views of this partition, when given
+     * @param state only the views in this state ({@code pending}, {@code ok}, {@code errored},
+     *     {@code cycle}), when given
+     * @param page the page, from 0 (0 when not given)
+     * @param size the views on a page, 1 to {@value #MAX_PAGE_SIZE} ({@value #DEFAULT_PAGE_SIZE} when
+     *     not given)
+     * @return the state of the engine, its counts of views by state, its reconciler and the page
+     * @throws InvalidEndpointRequestException (400) for a state that is none of those, or a page or a
+     *     size out of range
+     */
     @ReadOperation
-    public MaterializerDescriptor materializer() {
-        return new MaterializerDescriptor(this.materializer.snapshot());
+    public MaterializerDescriptor materializer(@Nullable String partition, @Nullable String state,
+            @Nullable Integer page, @Nullable Integer size) {
+        ViewQuery query = query(partition, state, page, size);
+        return new MaterializerDescriptor(this.materializer.summary(), this.materializer.viewCounts(),
+                this.materializer.views(query));
+    }
+
+    private static ViewQuery query(@Nullable String partition, @Nullable String state, @Nullable Integer page,
+            @Nullable Integer size) {
+        if (state != null && !ViewSnapshot.STATES.contains(state)) {
+            throw invalid("Unknown state '" + state + "': the state is one of " + ViewSnapshot.STATES);
+        }
+        int pageNumber = Objects.requireNonNullElse(page, 0);
+        if (pageNumber < 0) {
+            throw invalid("The page is 0 or more, was " + pageNumber);
+        }
+        int pageSize = Objects.requireNonNullElse(size, DEFAULT_PAGE_SIZE);
+        if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+            throw invalid("The size is between 1 and " + MAX_PAGE_SIZE + ", was " + pageSize);
+        }
+        return new ViewQuery(partition, state, pageNumber, pageSize);
+    }
+
+    private static InvalidEndpointRequestException invalid(String reason) {
+        return new InvalidEndpointRequestException(reason, reason);
     }
 
     /**
+     * One view, named in the path: {@code GET /actuator/materializer/{partition}/{id}}. The id is one
+     * path segment, so it cannot hold a {@code /}; see {@link #viewById(String, String)}.
      * @param partition the partition of the view
      * @param id the text of the view's {@code _id}
      * @return the view, or null (404) when this instance does not know it
@@ -99,11 +161,23 @@ public final class MaterializerEndpoint {
     }
 
     /**
+     * One view, its id in the query: {@code GET /actuator/materializer/{partition}?id=acme/revenue}.
+     * Reaches any id, one with a {@code /} too.
+     * @param partition the partition of the view
+     * @param id the text of the view's {@code _id}
+     * @return the view, or null (404) when this instance does not know it
+     */
+    @ReadOperation
+    public @Nullable ViewDescriptor viewById(@Selector String partition, String id) {
+        return view(partition, id);
+    }
+
+    /**
      * Runs one view now and waits for its pass, at most the refresh wait.
      * @param partition the partition of the view
      * @param id the text of the view's {@code _id}
      * @return the report of the pass, or that it still runs, or why it failed
-     * @throws InvalidEndpointRequestException (400) when this instance does not know the view
+     * @throws UnknownViewException when this instance does not know the view
      */
     @WriteOperation
     public RefreshDescriptor refresh(@Selector String partition, @Selector String id) {
@@ -123,19 +197,38 @@ public final class MaterializerEndpoint {
      * @param id the text of the view's {@code _id}
      * @param action one of {@link #ACTIONS}
      * @return a {@link RefreshDescriptor} or a {@link VerifyDescriptor}
-     * @throws InvalidEndpointRequestException (400) when this instance does not know the view, or
-     *     the action is not one of {@link #ACTIONS}
+     * @throws UnknownViewException when this instance does not know the view
+     * @throws InvalidEndpointRequestException (400) when the action is not one of {@link #ACTIONS}
      */
     @WriteOperation
     public OperationResponseBody act(@Selector String partition, @Selector String id, @Selector String action) {
+        return run(partition, id, action);
+    }
+
+    /**
+     * Runs an action on one view now, its id in the JSON body
+     * ({@code POST /actuator/materializer/{partition}} with {@code {"id": "acme/revenue", "action": "verify"}}),
+     * which reaches any id, one with a {@code /} too.
+     * @param partition the partition of the view
+     * @param id the text of the view's {@code _id}
+     * @param action one of {@link #ACTIONS}; {@code refresh} when not given
+     * @return a {@link RefreshDescriptor} or a {@link VerifyDescriptor}
+     * @throws UnknownViewException when this instance does not know the view
+     * @throws InvalidEndpointRequestException (400) when the action is not one of {@link #ACTIONS}
+     */
+    @WriteOperation
+    public OperationResponseBody actById(@Selector String partition, String id, @Nullable String action) {
+        return run(partition, id, (action != null) ? action : REFRESH);
+    }
+
+    private OperationResponseBody run(String partition, String id, String action) {
         if (REFRESH.equals(action)) {
             return refresh(partition, id);
         }
         if (VERIFY.equals(action)) {
             return verify(partition, id);
         }
-        String reason = "Unknown action '" + action + "': the action is one of " + ACTIONS;
-        throw new InvalidEndpointRequestException(reason, reason);
+        throw invalid("Unknown action '" + action + "': the action is one of " + ACTIONS);
     }
 
     /**
@@ -144,7 +237,7 @@ public final class MaterializerEndpoint {
      * @param partition the partition of the view
      * @param id the text of the view's {@code _id}
      * @return what differs, or that the comparison still runs, or why it failed
-     * @throws InvalidEndpointRequestException (400) when this instance does not know the view
+     * @throws UnknownViewException when this instance does not know the view
      */
     public VerifyDescriptor verify(String partition, String id) {
         Waited<VerifyReport> check = await(partition, id, () -> this.materializer.verify(partition, id),
@@ -155,7 +248,7 @@ public final class MaterializerEndpoint {
 
     /**
      * Starts the work and waits for it, at most the refresh wait.
-     * @throws InvalidEndpointRequestException when the engine does not know the view
+     * @throws UnknownViewException when the engine does not know the view
      */
     private <T> Waited<T> await(String partition, String id, Supplier<CompletableFuture<T>> start, String work,
             String whileRunning) {
@@ -164,7 +257,7 @@ public final class MaterializerEndpoint {
             future = start.get();
         }
         catch (NoSuchElementException ex) {
-            throw unknownView(partition, id);
+            throw new UnknownViewException(partition, id);
         }
         try {
             return new Waited<>(FINISHED, future.get(this.refreshWait.toMillis(), TimeUnit.MILLISECONDS), null);
@@ -181,7 +274,7 @@ public final class MaterializerEndpoint {
         catch (ExecutionException | CompletionException ex) {
             Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
             if (cause instanceof NoSuchElementException) {
-                throw unknownView(partition, id);
+                throw new UnknownViewException(partition, id);
             }
             return new Waited<>(FAILED, null, String.valueOf(cause.getMessage()));
         }
@@ -189,11 +282,6 @@ public final class MaterializerEndpoint {
 
     /** How a wait ended: {@link #FINISHED} with its result, or {@link #RUNNING} or {@link #FAILED} with a message. */
     private record Waited<T>(String status, @Nullable T result, @Nullable String message) {
-    }
-
-    private static InvalidEndpointRequestException unknownView(String partition, String id) {
-        String reason = "No view '" + id + "' in partition '" + partition + "' is known to this instance";
-        return new InvalidEndpointRequestException(reason, reason);
     }
 
     static String text(Enum<?> value) {
@@ -204,64 +292,89 @@ public final class MaterializerEndpoint {
         return (instant != null) ? instant.toString() : null;
     }
 
-    /** The engine and its views. */
+    /** The engine's summary and one page of its views. */
     public static final class MaterializerDescriptor implements OperationResponseBody {
 
-        private final MaterializerSnapshot snapshot;
+        private final MaterializerSnapshot summary;
+
+        private final Map<String, Integer> viewCounts;
+
+        private final ViewPage page;
 
         private final List<ViewDescriptor> views;
 
-        MaterializerDescriptor(MaterializerSnapshot snapshot) {
-            this.snapshot = snapshot;
-            this.views = snapshot.views().stream().map(ViewDescriptor::new).toList();
+        MaterializerDescriptor(MaterializerSnapshot summary, Map<String, Integer> viewCounts, ViewPage page) {
+            this.summary = summary;
+            this.viewCounts = everyState(viewCounts);
+            this.page = page;
+            this.views = page.views().stream().map(ViewDescriptor::new).toList();
+        }
+
+        /** Every state in its order, 0 when the engine has no count for it, then any other word it counts. */
+        private static Map<String, Integer> everyState(Map<String, Integer> counts) {
+            Map<String, Integer> byState = new LinkedHashMap<>();
+            ViewSnapshot.STATES.forEach(state -> byState.put(state, counts.getOrDefault(state, 0)));
+            counts.forEach(byState::putIfAbsent);
+            return byState;
         }
 
         /** @return {@code new}, {@code starting}, {@code running}, {@code retrying}, {@code stopping} or {@code stopped} */
         public String getState() {
-            return text(this.snapshot.state());
+            return text(this.summary.state());
         }
 
         /** @return why the engine is not running, when it is not */
         public @Nullable String getReason() {
-            return this.snapshot.reason();
+            return this.summary.reason();
         }
 
         /** @return change streams open now */
         public int getOpenStreams() {
-            return this.snapshot.openStreams();
+            return this.summary.openStreams();
         }
 
         /** @return passes running or queued now */
         public int getPassesInFlight() {
-            return this.snapshot.passesInFlight();
+            return this.summary.passesInFlight();
         }
 
         /** @return seconds the last change event was behind the server's time, when known */
         public @Nullable Double getLagSeconds() {
-            Duration lag = this.snapshot.lag();
+            Duration lag = this.summary.lag();
             return (lag != null) ? lag.toNanos() / 1e9 : null;
         }
 
         /** @return whether the deployment offers transactions (small views are then written in one) */
         public boolean isTransactions() {
-            return this.snapshot.transactions();
+            return this.summary.transactions();
         }
 
-        /** @return how many views are in each state */
-        public Map<String, Long> getViewCounts() {
-            Map<String, Long> counts = new LinkedHashMap<>();
-            for (ViewSnapshot view : this.snapshot.views()) {
-                counts.merge(view.state(), 1L, Long::sum);
-            }
-            return counts;
+        /** @return how many views this instance knows in each state, every state present */
+        public Map<String, Integer> getViewCounts() {
+            return this.viewCounts;
         }
 
         /** @return how far the reconciler's round is */
         public ReconcileDescriptor getReconcile() {
-            return new ReconcileDescriptor(this.snapshot.reconcile());
+            return new ReconcileDescriptor(this.summary.reconcile());
         }
 
-        /** @return every view this instance knows */
+        /** @return the page of {@link #getViews()}, from 0 */
+        public int getPage() {
+            return this.page.page();
+        }
+
+        /** @return the most views on a page */
+        public int getSize() {
+            return this.page.size();
+        }
+
+        /** @return how many views match the request's partition and state, on every page */
+        public int getTotal() {
+            return this.page.total();
+        }
+
+        /** @return the views of this page, by partition then id */
         public List<ViewDescriptor> getViews() {
             return this.views;
         }

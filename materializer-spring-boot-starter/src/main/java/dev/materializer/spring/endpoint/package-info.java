@@ -1,5 +1,6 @@
 /**
- * The {@code materializer} actuator endpoint and the descriptors of its JSON responses.
+ * The {@code materializer} actuator endpoint, its web extension (404 for an unknown view on write as
+ * on read) and the descriptors of its JSON responses.
  */
 @NullMarked
 package dev.materializer.spring.endpoint;

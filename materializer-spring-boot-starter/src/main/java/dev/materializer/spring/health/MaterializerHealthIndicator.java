@@ -8,7 +8,8 @@ import java.util.Map;
 
 import dev.materializer.core.Materializer;
 import dev.materializer.core.MaterializerSnapshot;
-import dev.materializer.core.ViewSnapshot;
+import dev.materializer.core.ViewPage;
+import dev.materializer.core.ViewQuery;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -25,8 +26,13 @@ import org.springframework.boot.health.contributor.Status;
  * unreachable), {@code STOPPING}, {@code STOPPED}.</li>
  * </ul>
  * Errored views and views in a cycle are listed in the details (at most {@value #MAX_LISTED_VIEWS}
- * of each) without turning the component {@code DOWN}: they are faults of view definitions or data,
- * not of the engine, and the engine keeps the other views live. Thread-safe: holds no state.
+ * of each, by partition and id) without turning the component {@code DOWN}: they are faults of view
+ * definitions or data, not of the engine, and the engine keeps the other views live.
+ *
+ * <p>A check reads the engine's {@link Materializer#summary() summary} and
+ * {@link Materializer#viewCounts() counts}, and asks for a page of views only for a state that has
+ * some, so a probe of a healthy engine copies no view whatever their number. Thread-safe: holds no
+ * state.
  */
 public final class MaterializerHealthIndicator implements HealthIndicator {
 
@@ -42,27 +48,31 @@ public final class MaterializerHealthIndicator implements HealthIndicator {
 
     @Override
     public Health health() {
-        MaterializerSnapshot snapshot;
         try {
-            snapshot = this.materializer.snapshot();
+            return describe();
         }
         catch (RuntimeException ex) {
             return Health.down(ex).build();
         }
-        Health.Builder health = Health.status(status(snapshot));
-        health.withDetail("state", snapshot.state().name().toLowerCase(Locale.ROOT));
-        if (snapshot.reason() != null) {
-            health.withDetail("reason", snapshot.reason());
+    }
+
+    private Health describe() {
+        MaterializerSnapshot summary = this.materializer.summary();
+        Map<String, Integer> counts = this.materializer.viewCounts();
+        Health.Builder health = Health.status(status(summary));
+        health.withDetail("state", summary.state().name().toLowerCase(Locale.ROOT));
+        if (summary.reason() != null) {
+            health.withDetail("reason", summary.reason());
         }
-        health.withDetail("openStreams", snapshot.openStreams());
-        health.withDetail("passesInFlight", snapshot.passesInFlight());
-        Duration lag = snapshot.lag();
+        health.withDetail("openStreams", summary.openStreams());
+        health.withDetail("passesInFlight", summary.passesInFlight());
+        Duration lag = summary.lag();
         if (lag != null) {
             health.withDetail("lagSeconds", lag.toNanos() / 1e9);
         }
-        health.withDetail("views", snapshot.views().size());
-        listViews(health, snapshot.views(), "errored");
-        listViews(health, snapshot.views(), "cycle");
+        health.withDetail("views", counts.values().stream().mapToInt(Integer::intValue).sum());
+        listViews(health, counts, "errored");
+        listViews(health, counts, "cycle");
         return health.build();
     }
 
@@ -74,12 +84,16 @@ public final class MaterializerHealthIndicator implements HealthIndicator {
         };
     }
 
-    private static void listViews(Health.Builder health, List<ViewSnapshot> views, String state) {
-        List<ViewSnapshot> inState = views.stream().filter(view -> view.state().equals(state)).toList();
-        if (inState.isEmpty()) {
+    /** Lists the first views in that state, asking the engine for them only when its counts have some. */
+    private void listViews(Health.Builder health, Map<String, Integer> counts, String state) {
+        if (counts.getOrDefault(state, 0) == 0) {
             return;
         }
-        List<Map<String, Object>> listed = inState.stream().limit(MAX_LISTED_VIEWS).map(view -> {
+        ViewPage inState = this.materializer.views(new ViewQuery(null, state, 0, MAX_LISTED_VIEWS));
+        if (inState.total() == 0) {
+            return;
+        }
+        List<Map<String, Object>> listed = inState.views().stream().map(view -> {
             Map<String, Object> entry = new LinkedHashMap<>();
             entry.put("partition", view.partition());
             entry.put("id", view.id());
@@ -89,7 +103,7 @@ public final class MaterializerHealthIndicator implements HealthIndicator {
             return entry;
         }).toList();
         Map<String, Object> detail = new LinkedHashMap<>();
-        detail.put("count", inState.size());
+        detail.put("count", inState.total());
         detail.put("views", listed);
         health.withDetail(state, detail);
     }

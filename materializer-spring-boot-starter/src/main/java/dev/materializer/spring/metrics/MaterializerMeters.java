@@ -3,6 +3,8 @@ package dev.materializer.spring.metrics;
 import java.util.List;
 import java.util.Locale;
 
+import dev.materializer.core.ViewSnapshot;
+
 /** The names and tags of the materializer's meters: dashboards and alerts depend on them. */
 public final class MaterializerMeters {
 
@@ -72,7 +74,7 @@ public final class MaterializerMeters {
     public static final List<String> RECONCILE_RESULTS = List.of(RESULT_IN_SYNC, RESULT_DRIFT, RESULT_PENDING);
 
     /** The view states {@link #VIEWS} reports, each always present (zero when no view has it). */
-    public static final List<String> VIEW_STATES = List.of("pending", "ok", "errored", "cycle");
+    public static final List<String> VIEW_STATES = ViewSnapshot.STATES;
 
     private MaterializerMeters() {
     }

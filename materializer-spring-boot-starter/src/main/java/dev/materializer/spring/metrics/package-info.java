@@ -1,6 +1,6 @@
 /**
- * Micrometer meters of the materializer: gauges from the engine's snapshot, counters and a timer from
- * its listener.
+ * Micrometer meters of the materializer: gauges from the engine's counts and summary, counters and a
+ * timer from its listener.
  */
 @NullMarked
 package dev.materializer.spring.metrics;

@@ -51,6 +51,7 @@ class ConfigurationMetadataTests {
         assertThat(materializerProperties().get("materializer.debounce")).containsEntry("defaultValue", "100ms");
         assertThat(materializerProperties().get("materializer.max-rows")).containsEntry("defaultValue", 100000);
         assertThat(materializerProperties().get("materializer.enabled")).containsEntry("defaultValue", true);
+        assertThat(materializerProperties().get("materializer.shutdown-timeout")).containsEntry("defaultValue", "20s");
     }
 
     @Test

@@ -14,6 +14,7 @@ import dev.materializer.spring.autoconfigure.endpoint.MaterializerEndpointAutoCo
 import dev.materializer.spring.autoconfigure.health.MaterializerHealthAutoConfiguration;
 import dev.materializer.spring.autoconfigure.metrics.MaterializerMetricsAutoConfiguration;
 import dev.materializer.spring.endpoint.MaterializerEndpoint;
+import dev.materializer.spring.endpoint.MaterializerWebEndpointExtension;
 import dev.materializer.spring.health.MaterializerHealthIndicator;
 import dev.materializer.spring.metrics.MaterializerMeterBinder;
 import dev.materializer.spring.metrics.MaterializerMetricsListener;
@@ -219,12 +220,15 @@ class MaterializerAutoConfigurationTests {
     }
 
     @Test
-    void theEndpointExistsOnlyWhenExposed() {
-        withMongoClient().run(context -> assertThat(context).doesNotHaveBean(MaterializerEndpoint.class));
+    void theEndpointExistsOnlyWhenExposedAndItsWebExtensionOnlyOverTheWeb() {
+        withMongoClient().run(context -> assertThat(context).doesNotHaveBean(MaterializerEndpoint.class)
+            .doesNotHaveBean(MaterializerWebEndpointExtension.class));
         withMongoClient().withPropertyValues("management.endpoints.web.exposure.include=materializer")
-            .run(context -> assertThat(context).hasSingleBean(MaterializerEndpoint.class));
+            .run(context -> assertThat(context).hasSingleBean(MaterializerEndpoint.class)
+                .hasSingleBean(MaterializerWebEndpointExtension.class));
         withMongoClient().withPropertyValues("spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=materializer")
-            .run(context -> assertThat(context).hasSingleBean(MaterializerEndpoint.class));
+            .run(context -> assertThat(context).hasSingleBean(MaterializerEndpoint.class)
+                .doesNotHaveBean(MaterializerWebEndpointExtension.class));
     }
 
     @Test
@@ -232,7 +236,8 @@ class MaterializerAutoConfigurationTests {
         withMongoClient()
             .withPropertyValues("management.endpoints.web.exposure.include=materializer",
                     "management.endpoint.materializer.access=NONE")
-            .run(context -> assertThat(context).doesNotHaveBean(MaterializerEndpoint.class));
+            .run(context -> assertThat(context).doesNotHaveBean(MaterializerEndpoint.class)
+                .doesNotHaveBean(MaterializerWebEndpointExtension.class));
     }
 
     @Test

@@ -59,7 +59,7 @@ class MaterializerPropertiesTests {
         assertThat(properties.getPartitionLease()).isEqualTo(core.partitionLease());
         assertThat(properties.getMaxConcurrentPasses()).isEqualTo(core.maxConcurrentPasses());
         assertThat(properties.getStorageSources()).isEmpty();
-        assertThat(properties.getShutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(properties.getShutdownTimeout()).as("below Boot's 30s shutdown phase").isEqualTo(Duration.ofSeconds(20));
         assertThat(properties.getReconcile().getInterval()).isEqualTo(core.reconcileInterval());
         assertThat(properties.getReconcile().getMaxPerSecond()).isEqualTo(core.reconcileMaxPerSecond());
     }

@@ -1,11 +1,15 @@
 package dev.materializer.spring.endpoint;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import dev.materializer.core.EngineState;
+import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.VerifyReport;
+import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.view.ViewKey;
 import dev.materializer.spring.endpoint.MaterializerEndpoint.MaterializerDescriptor;
@@ -16,7 +20,10 @@ import dev.materializer.spring.endpoint.MaterializerEndpoint.VerifyReportDescrip
 import dev.materializer.spring.endpoint.MaterializerEndpoint.ViewDescriptor;
 import dev.materializer.spring.testing.RecordingMaterializer;
 import dev.materializer.spring.testing.Snapshots;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -24,6 +31,7 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.entry;
 
 /** What the endpoint's operations return, from a fixed snapshot. */
 class MaterializerEndpointTests {
@@ -38,21 +46,105 @@ class MaterializerEndpointTests {
 
     @Test
     void theWholeStateShowsTheEngineAndEveryView() {
-        MaterializerDescriptor state = this.endpoint.materializer();
+        MaterializerDescriptor state = this.endpoint.materializer(null, null, null, null);
         assertThat(state.getState()).isEqualTo("running");
         assertThat(state.getReason()).isNull();
         assertThat(state.getOpenStreams()).isEqualTo(3);
         assertThat(state.getPassesInFlight()).isEqualTo(2);
         assertThat(state.getLagSeconds()).isEqualTo(1.5);
         assertThat(state.isTransactions()).isTrue();
-        assertThat(state.getViewCounts()).containsEntry("ok", 1L).containsEntry("errored", 1L)
-            .containsEntry("cycle", 1L).containsEntry("pending", 1L);
-        assertThat(state.getViews()).extracting(ViewDescriptor::getId).containsExactly("totals", "broken", "a", "new");
+        assertThat(state.getViewCounts()).containsExactly(entry("pending", 1), entry("ok", 1), entry("errored", 1),
+                entry("cycle", 1));
+        assertThat(state.getViews()).as("by partition, then id").extracting(ViewDescriptor::getId)
+            .containsExactly("broken", "totals", "a", "new");
+        assertThat(state.getPage()).isZero();
+        assertThat(state.getSize()).isEqualTo(MaterializerEndpoint.DEFAULT_PAGE_SIZE);
+        assertThat(state.getTotal()).isEqualTo(4);
+    }
+
+    @Test
+    void theSummaryReadsNoSnapshotAndCountsEveryStateEvenAtZero() {
+        this.engine.setSnapshot(new MaterializerSnapshot(EngineState.RUNNING, null, 1, 0, null, false,
+                List.of(Snapshots.running().views().get(0))));
+        MaterializerDescriptor state = this.endpoint.materializer(null, null, null, null);
+        assertThat(state.getViewCounts()).containsExactly(entry("pending", 0), entry("ok", 1), entry("errored", 0),
+                entry("cycle", 0));
+        assertThat(this.engine.snapshotCalls()).as("only the page's views are read").isZero();
+    }
+
+    @Test
+    void theViewsArePagedByPartitionThenId() {
+        MaterializerDescriptor second = this.endpoint.materializer(null, null, 1, 3);
+        assertThat(second.getPage()).isEqualTo(1);
+        assertThat(second.getSize()).isEqualTo(3);
+        assertThat(second.getTotal()).isEqualTo(4);
+        assertThat(second.getViews()).extracting(ViewDescriptor::getId).containsExactly("new");
+        MaterializerDescriptor past = this.endpoint.materializer(null, null, 5, 3);
+        assertThat(past.getViews()).isEmpty();
+        assertThat(past.getTotal()).isEqualTo(4);
+        assertThat(past.getViewCounts()).as("the counts are of every view").containsEntry("ok", 1);
+    }
+
+    @Test
+    void theViewsAreFilteredByPartitionAndByState() {
+        MaterializerDescriptor acme = this.endpoint.materializer("acme", null, null, null);
+        assertThat(acme.getViews()).extracting(ViewDescriptor::getId).containsExactly("broken", "totals");
+        assertThat(acme.getTotal()).isEqualTo(2);
+        MaterializerDescriptor errored = this.endpoint.materializer(null, "errored", null, null);
+        assertThat(errored.getViews()).extracting(ViewDescriptor::getId).containsExactly("broken");
+        MaterializerDescriptor none = this.endpoint.materializer("globex", "errored", null, null);
+        assertThat(none.getViews()).isEmpty();
+        assertThat(none.getTotal()).isZero();
+    }
+
+    @ParameterizedTest(name = "state={0} page={1} size={2}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            broken | -  | -    | Unknown state 'broken': the state is one of [pending, ok, errored, cycle]
+            -      | -1 | -    | The page is 0 or more, was -1
+            -      | -  | 0    | The size is between 1 and 1000, was 0
+            -      | -  | 1001 | The size is between 1 and 1000, was 1001
+            """)
+    void aStateThatIsNoneOrAPageOrSizeOutOfRangeIsABadRequest(@Nullable String state, @Nullable Integer page,
+            @Nullable Integer size, String reason) {
+        assertThatExceptionOfType(InvalidEndpointRequestException.class)
+            .isThrownBy(() -> this.endpoint.materializer(null, state, page, size))
+            .withMessage(reason);
+    }
+
+    @Test
+    void theLargestPageIsAThousandViews() {
+        assertThat(this.endpoint.materializer(null, null, 0, MaterializerEndpoint.MAX_PAGE_SIZE).getSize())
+            .isEqualTo(1000);
+    }
+
+    @Test
+    void anIdWithASlashIsReadWithTheIdInTheQueryAndActedOnWithTheIdInTheBody() {
+        this.engine.setSnapshot(new MaterializerSnapshot(EngineState.RUNNING, null, 1, 0, null, false,
+                List.of(new ViewSnapshot("acme", "acme/revenue", "ok", List.of("orders"), "revenue", null, null, null,
+                        null, null))));
+        ViewDescriptor view = this.endpoint.viewById("acme", "acme/revenue");
+        assertThat(view).isNotNull();
+        assertThat(view.getId()).isEqualTo("acme/revenue");
+        assertThat(this.endpoint.viewById("acme", "acme")).isNull();
+        this.engine.onRefresh("acme", "acme/revenue", CompletableFuture.completedFuture(new PassReport(
+                new ViewKey("acme", "acme/revenue"), WriteMode.GENERATION, PassOutcome.UNCHANGED, 0, 0, Duration.ofMillis(3),
+                null)));
+        this.engine.onVerify("acme", "acme/revenue", CompletableFuture.completedFuture(
+                new VerifyReport(new ViewKey("acme", "acme/revenue"), 1, 0, 0, 0, Duration.ofMillis(2), null)));
+
+        assertThat(this.endpoint.actById("acme", "acme/revenue", null)).as("refresh when no action is given")
+            .isInstanceOfSatisfying(RefreshDescriptor.class, refresh -> assertThat(refresh.getId()).isEqualTo("acme/revenue"));
+        assertThat(this.endpoint.actById("acme", "acme/revenue", "verify")).isInstanceOf(VerifyDescriptor.class);
+        assertThat(this.engine.calls()).containsExactly("refresh acme/acme/revenue", "verify acme/acme/revenue");
+        assertThatExceptionOfType(UnknownViewException.class).isThrownBy(() -> this.endpoint.actById("acme", "nope", null));
+        assertThatExceptionOfType(InvalidEndpointRequestException.class)
+            .isThrownBy(() -> this.endpoint.actById("acme", "acme/revenue", "rebuild"))
+            .withMessage("Unknown action 'rebuild': the action is one of [refresh, verify]");
     }
 
     @Test
     void theWholeStateShowsHowFarTheReconcilersRoundIs() {
-        ReconcileDescriptor reconcile = this.endpoint.materializer().getReconcile();
+        ReconcileDescriptor reconcile = this.endpoint.materializer(null, null, null, null).getReconcile();
         assertThat(reconcile.getRound()).isEqualTo(4);
         assertThat(reconcile.getDone()).isEqualTo(2);
         assertThat(reconcile.getTotal()).isEqualTo(3);
@@ -63,16 +155,15 @@ class MaterializerEndpointTests {
     @Test
     void betweenRoundsTheReconcilerShowsWhenTheNextStarts() {
         this.engine.setSnapshot(Snapshots.reconcileBetweenRounds());
-        ReconcileDescriptor reconcile = this.endpoint.materializer().getReconcile();
+        ReconcileDescriptor reconcile = this.endpoint.materializer(null, null, null, null).getReconcile();
         assertThat(reconcile.getRound()).isEqualTo(3);
         assertThat(reconcile.getNextRoundAt()).isEqualTo("2026-01-02T10:00:00Z");
     }
 
     @Test
     void beforeAnyRoundTheReconcilerIsAtRoundZero() {
-        this.engine.setSnapshot(new dev.materializer.core.MaterializerSnapshot(dev.materializer.core.EngineState.NEW,
-                null, 0, 0, null, false, java.util.List.of()));
-        ReconcileDescriptor reconcile = this.endpoint.materializer().getReconcile();
+        this.engine.setSnapshot(new MaterializerSnapshot(EngineState.NEW, null, 0, 0, null, false, List.of()));
+        ReconcileDescriptor reconcile = this.endpoint.materializer(null, null, null, null).getReconcile();
         assertThat(reconcile.getRound()).isZero();
         assertThat(reconcile.getTotal()).isZero();
         assertThat(reconcile.getNextRoundAt()).isNull();
@@ -169,8 +260,8 @@ class MaterializerEndpointTests {
     }
 
     @Test
-    void aRefreshOfAnUnknownViewIsABadRequest() {
-        assertThatExceptionOfType(InvalidEndpointRequestException.class).isThrownBy(() -> this.endpoint.refresh("acme", "nope"))
+    void aRefreshOfAnUnknownViewSaysTheViewIsUnknown() {
+        assertThatExceptionOfType(UnknownViewException.class).isThrownBy(() -> this.endpoint.refresh("acme", "nope"))
             .withMessage("No view 'nope' in partition 'acme' is known to this instance");
     }
 
@@ -251,21 +342,21 @@ class MaterializerEndpointTests {
     }
 
     @Test
-    void aVerifyOfAnUnknownViewIsTheSameBadRequestAsARefresh() {
-        String refresh = catchThrowableOfType(InvalidEndpointRequestException.class,
+    void aVerifyOfAnUnknownViewIsTheSameUnknownViewAsARefresh() {
+        String refresh = catchThrowableOfType(UnknownViewException.class,
                 () -> this.endpoint.refresh("acme", "nope")).getReason();
-        assertThatExceptionOfType(InvalidEndpointRequestException.class)
+        assertThatExceptionOfType(UnknownViewException.class)
             .isThrownBy(() -> this.endpoint.act("acme", "nope", "verify"))
             .withMessage("No view 'nope' in partition 'acme' is known to this instance")
             .satisfies(ex -> assertThat(ex.getReason()).isEqualTo(refresh));
     }
 
     @Test
-    void anEngineThatThrowsForAnUnknownViewRatherThanFailingIsABadRequestToo() {
+    void anEngineThatThrowsForAnUnknownViewRatherThanFailingIsAnUnknownViewToo() {
         this.engine.throwForUnknownViews();
-        assertThatExceptionOfType(InvalidEndpointRequestException.class).isThrownBy(() -> this.endpoint.verify("acme", "nope"))
+        assertThatExceptionOfType(UnknownViewException.class).isThrownBy(() -> this.endpoint.verify("acme", "nope"))
             .withMessage("No view 'nope' in partition 'acme' is known to this instance");
-        assertThatExceptionOfType(InvalidEndpointRequestException.class).isThrownBy(() -> this.endpoint.refresh("acme", "nope"))
+        assertThatExceptionOfType(UnknownViewException.class).isThrownBy(() -> this.endpoint.refresh("acme", "nope"))
             .withMessage("No view 'nope' in partition 'acme' is known to this instance");
     }
 
@@ -279,8 +370,8 @@ class MaterializerEndpointTests {
 
     @Test
     void theEngineStatesAreWrittenInLowerCase() {
-        this.engine.setSnapshot(Snapshots.of(dev.materializer.core.EngineState.RETRYING, "MongoDB unreachable"));
-        MaterializerDescriptor state = this.endpoint.materializer();
+        this.engine.setSnapshot(Snapshots.of(EngineState.RETRYING, "MongoDB unreachable"));
+        MaterializerDescriptor state = this.endpoint.materializer(null, null, null, null);
         assertThat(state.getState()).isEqualTo("retrying");
         assertThat(state.getReason()).isEqualTo("MongoDB unreachable");
     }

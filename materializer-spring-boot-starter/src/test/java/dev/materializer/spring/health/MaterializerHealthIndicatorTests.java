@@ -76,6 +76,13 @@ class MaterializerHealthIndicatorTests {
     }
 
     @Test
+    void aCheckReadsNoSnapshotSoItDoesNotCopyEveryView() {
+        this.engine.setSnapshot(Snapshots.running());
+        assertThat(this.indicator.health().getDetails()).containsKeys("errored", "cycle");
+        assertThat(this.engine.snapshotCalls()).isZero();
+    }
+
+    @Test
     void anEngineThatCannotSayItsStateIsDown() {
         this.engine.snapshotFails(new IllegalStateException("closed"));
         Health health = this.indicator.health();

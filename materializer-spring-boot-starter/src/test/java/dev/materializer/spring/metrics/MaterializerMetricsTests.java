@@ -27,7 +27,7 @@ class MaterializerMetricsTests {
     private final RecordingMaterializer engine = new RecordingMaterializer();
 
     @Test
-    void theGaugesReadTheSnapshotWhenSampled() {
+    void theGaugesReadTheCountsAndTheSummaryWhenSampled() {
         new MaterializerMeterBinder(this.engine).bindTo(this.registry);
         this.engine.setSnapshot(Snapshots.running());
 
@@ -43,6 +43,18 @@ class MaterializerMetricsTests {
         assertThat(this.registry.get(MaterializerMeters.VIEWS).tag("state", "ok").gauge().value()).isZero();
         assertThat(this.registry.get(MaterializerMeters.STREAMS_OPEN).gauge().value()).isZero();
         assertThat(this.registry.get(MaterializerMeters.LAG).gauge().value()).as("unknown lag").isNaN();
+    }
+
+    @Test
+    void aScrapeReadsNoSnapshotSoItDoesNotCopyTheViews() {
+        new MaterializerMeterBinder(this.engine).bindTo(this.registry);
+        this.engine.setSnapshot(Snapshots.running());
+
+        this.registry.getMeters().forEach(meter -> meter.measure().forEach(measurement -> measurement.getValue()));
+
+        assertThat(this.registry.get(MaterializerMeters.VIEWS).tag("state", "errored").gauge().value()).isEqualTo(1.0);
+        assertThat(this.registry.get(MaterializerMeters.LAG).gauge().value()).isEqualTo(1.5);
+        assertThat(this.engine.snapshotCalls()).isZero();
     }
 
     @Test

@@ -8,18 +8,25 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.materializer.core.EngineState;
 import dev.materializer.core.Materializer;
 import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.VerifyReport;
+import dev.materializer.core.ViewPage;
+import dev.materializer.core.ViewQuery;
+import dev.materializer.core.ViewSnapshot;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A hand-written {@link Materializer} for the starter's plumbing tests: it returns the snapshot it is
- * given, records what the host calls, and drains as the test says. It stands in for no MongoDB
- * behaviour. Thread-safe: every method is synchronized or uses thread-safe parts.
+ * given, records what the host calls, and drains as the test says. Like the real engine, it answers
+ * {@link #summary()}, {@link #viewCounts()} and {@link #views(ViewQuery)} without going through
+ * {@link #snapshot()}, and it counts the calls of {@link #snapshot()}, so tests can tell that a read
+ * did not copy every view. It stands in for no MongoDB behaviour. Thread-safe: every method is
+ * synchronized or uses thread-safe parts.
  */
 public final class RecordingMaterializer implements Materializer {
 
@@ -44,6 +51,8 @@ public final class RecordingMaterializer implements Materializer {
 
     private volatile boolean throwForUnknownViews;
 
+    private final AtomicInteger snapshotCalls = new AtomicInteger();
+
     /** @param snapshot what {@link #snapshot()} returns from now on */
     public void setSnapshot(MaterializerSnapshot snapshot) {
         this.snapshot = snapshot;
@@ -55,7 +64,7 @@ public final class RecordingMaterializer implements Materializer {
         this.drainResult = result;
     }
 
-    /** Makes {@link #snapshot()} throw this. */
+    /** Makes {@link #snapshot()}, {@link #summary()}, {@link #viewCounts()} and {@link #views(ViewQuery)} throw this. */
     public void snapshotFails(RuntimeException failure) {
         this.snapshotFailure = failure;
     }
@@ -86,6 +95,11 @@ public final class RecordingMaterializer implements Materializer {
     /** @return the names of the lifecycle methods called, in order */
     public synchronized List<String> calls() {
         return List.copyOf(this.calls);
+    }
+
+    /** @return how many times {@link #snapshot()} was called */
+    public int snapshotCalls() {
+        return this.snapshotCalls.get();
     }
 
     /** @return the timeout of the last drain */
@@ -130,6 +144,33 @@ public final class RecordingMaterializer implements Materializer {
 
     @Override
     public MaterializerSnapshot snapshot() {
+        this.snapshotCalls.incrementAndGet();
+        return current();
+    }
+
+    @Override
+    public MaterializerSnapshot summary() {
+        MaterializerSnapshot whole = current();
+        return new MaterializerSnapshot(whole.state(), whole.reason(), whole.openStreams(), whole.passesInFlight(),
+                whole.lag(), whole.transactions(), List.of(), whole.reconcile(), whole.catchUp());
+    }
+
+    @Override
+    public Map<String, Integer> viewCounts() {
+        Map<String, Integer> counts = new HashMap<>();
+        for (ViewSnapshot view : current().views()) {
+            counts.merge(view.state(), 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    @Override
+    public ViewPage views(ViewQuery query) {
+        return ViewPage.of(current().views(), query);
+    }
+
+    /** The snapshot set, or the failure set: what every read of the engine's state sees. */
+    private MaterializerSnapshot current() {
         RuntimeException failure = this.snapshotFailure;
         if (failure != null) {
             throw failure;

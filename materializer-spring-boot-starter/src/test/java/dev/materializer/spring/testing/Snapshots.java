@@ -9,6 +9,7 @@ import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.WriteMode;
+import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.reconcile.Reconciler;
 import org.jspecify.annotations.Nullable;
 
@@ -23,6 +24,9 @@ public final class Snapshots {
 
     /** When the reconciler's next round starts, in {@link #reconcileBetweenRounds()}. */
     public static final Instant NEXT_ROUND_AT = Instant.parse("2026-01-02T10:00:00Z");
+
+    /** No catch-up asked for yet. */
+    public static final PassScheduler.CatchUpProgress NO_CATCH_UP = new PassScheduler.CatchUpProgress(0, 0, 0, 0);
 
     private Snapshots() {
     }
@@ -39,7 +43,7 @@ public final class Snapshots {
         MaterializerSnapshot running = running();
         return new MaterializerSnapshot(running.state(), running.reason(), running.openStreams(),
                 running.passesInFlight(), running.lag(), running.transactions(), running.views(),
-                new Reconciler.Progress(3, 0, 0, 0, NEXT_ROUND_AT));
+                new Reconciler.Progress(3, 0, 0, 0, NEXT_ROUND_AT), running.catchUp());
     }
 
     /**
@@ -54,6 +58,6 @@ public final class Snapshots {
                         LAST_RUN, "maxRows exceeded: 100001 rows", PassOutcome.ERRORED, WriteMode.NONE),
                 new ViewSnapshot("globex", "a", "cycle", List.of("b_target"), "a_target", null, null, null, null, null),
                 new ViewSnapshot("globex", "new", "pending", List.of("orders"), "new_target", null, null, null, null,
-                        null)), new Reconciler.Progress(4, 2, 3, 1, null));
+                        null)), new Reconciler.Progress(4, 2, 3, 1, null), NO_CATCH_UP);
     }
 }

@@ -1,12 +1,16 @@
 package dev.materializer.spring.web;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.materializer.core.EngineState;
+import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.VerifyReport;
+import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.view.ViewKey;
 import dev.materializer.spring.metrics.MaterializerMetricsListener;
@@ -22,6 +26,7 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
+import org.springframework.http.MediaType;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
@@ -67,7 +72,7 @@ class ActuatorRenderingTests {
     }
 
     @Test
-    void theEndpointRendersTheEngineAndEveryView() throws Exception {
+    void theEndpointRendersTheEngineItsCountsAndTheFirstPageOfViews() throws Exception {
         this.mvc.perform(get("/actuator/materializer"))
             .andExpect(status().isOk())
             .andExpect(jsonPath("$.state").value("running"))
@@ -77,18 +82,23 @@ class ActuatorRenderingTests {
             .andExpect(jsonPath("$.lagSeconds").value(1.5))
             .andExpect(jsonPath("$.transactions").value(true))
             .andExpect(jsonPath("$.viewCounts.ok").value(1))
-            .andExpect(jsonPath("$.views[0].partition").value("acme"))
-            .andExpect(jsonPath("$.views[0].id").value("totals"))
-            .andExpect(jsonPath("$.views[0].state").value("ok"))
-            .andExpect(jsonPath("$.views[0].sources", contains("orders")))
-            .andExpect(jsonPath("$.views[0].target").value("order_totals"))
-            .andExpect(jsonPath("$.views[0].generation").value("0a1b"))
-            .andExpect(jsonPath("$.views[0].lastRun").value("2026-01-02T03:04:05Z"))
-            .andExpect(jsonPath("$.views[0].lastOutcome").value("changed"))
-            .andExpect(jsonPath("$.views[0].lastMode").value("generation"))
-            .andExpect(jsonPath("$.views[1].lastError").value("maxRows exceeded: 100001 rows"))
-            .andExpect(jsonPath("$.views[0].lastReconciled").value("2026-01-02T04:00:00Z"))
-            .andExpect(jsonPath("$.views[0].driftRows").value(3))
+            .andExpect(jsonPath("$.viewCounts.pending").value(1))
+            .andExpect(jsonPath("$.page").value(0))
+            .andExpect(jsonPath("$.size").value(100))
+            .andExpect(jsonPath("$.total").value(4))
+            .andExpect(jsonPath("$.views[*].id", contains("broken", "totals", "a", "new")))
+            .andExpect(jsonPath("$.views[1].partition").value("acme"))
+            .andExpect(jsonPath("$.views[1].id").value("totals"))
+            .andExpect(jsonPath("$.views[1].state").value("ok"))
+            .andExpect(jsonPath("$.views[1].sources", contains("orders")))
+            .andExpect(jsonPath("$.views[1].target").value("order_totals"))
+            .andExpect(jsonPath("$.views[1].generation").value("0a1b"))
+            .andExpect(jsonPath("$.views[1].lastRun").value("2026-01-02T03:04:05Z"))
+            .andExpect(jsonPath("$.views[1].lastOutcome").value("changed"))
+            .andExpect(jsonPath("$.views[1].lastMode").value("generation"))
+            .andExpect(jsonPath("$.views[0].lastError").value("maxRows exceeded: 100001 rows"))
+            .andExpect(jsonPath("$.views[1].lastReconciled").value("2026-01-02T04:00:00Z"))
+            .andExpect(jsonPath("$.views[1].driftRows").value(3))
             .andExpect(jsonPath("$.views[3].lastReconciled").doesNotExist())
             .andExpect(jsonPath("$.views[3].driftRows").value(0))
             .andExpect(jsonPath("$.reconcile.round").value(4))
@@ -96,6 +106,50 @@ class ActuatorRenderingTests {
             .andExpect(jsonPath("$.reconcile.total").value(3))
             .andExpect(jsonPath("$.reconcile.skipped").value(1))
             .andExpect(jsonPath("$.reconcile.nextRoundAt").doesNotExist());
+    }
+
+    @Test
+    void theQueryParametersFilterAndPageTheViews() throws Exception {
+        this.mvc.perform(get("/actuator/materializer").param("partition", "globex").param("size", "1").param("page", "1"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.page").value(1))
+            .andExpect(jsonPath("$.size").value(1))
+            .andExpect(jsonPath("$.total").value(2))
+            .andExpect(jsonPath("$.views[*].id", contains("new")))
+            .andExpect(jsonPath("$.viewCounts.ok").value(1));
+        this.mvc.perform(get("/actuator/materializer").param("state", "errored"))
+            .andExpect(jsonPath("$.total").value(1))
+            .andExpect(jsonPath("$.views[*].id", contains("broken")));
+        this.mvc.perform(get("/actuator/materializer").param("state", "broken"))
+            .andExpect(status().isBadRequest())
+            .andExpect(status().reason("Unknown state 'broken': the state is one of [pending, ok, errored, cycle]"));
+        this.mvc.perform(get("/actuator/materializer").param("size", "1001"))
+            .andExpect(status().isBadRequest())
+            .andExpect(status().reason("The size is between 1 and 1000, was 1001"));
+        this.mvc.perform(get("/actuator/materializer").param("page", "first")).andExpect(status().isBadRequest());
+    }
+
+    @Test
+    void anIdWithASlashIsReachedWithTheIdInTheQueryOnReadAndInTheBodyOnWrite() throws Exception {
+        this.engine.setSnapshot(new MaterializerSnapshot(EngineState.RUNNING, null, 1, 0, null, false,
+                List.of(new ViewSnapshot("acme", "acme/revenue", "ok", List.of("orders"), "revenue", null, null, null,
+                        null, null))));
+        this.engine.onVerify("acme", "acme/revenue", CompletableFuture.completedFuture(
+                new VerifyReport(new ViewKey("acme", "acme/revenue"), 2, 0, 0, 0, Duration.ofMillis(5), null)));
+
+        this.mvc.perform(get("/actuator/materializer/acme").param("id", "acme/revenue"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.id").value("acme/revenue"))
+            .andExpect(jsonPath("$.target").value("revenue"));
+        this.mvc.perform(post("/actuator/materializer/acme").contentType(MediaType.APPLICATION_JSON)
+            .content("{\"id\": \"acme/revenue\", \"action\": \"verify\"}"))
+            .andExpect(status().isOk())
+            .andExpect(jsonPath("$.id").value("acme/revenue"))
+            .andExpect(jsonPath("$.status").value("finished"))
+            .andExpect(jsonPath("$.report.inSync").value(true));
+        assertThat(this.engine.calls()).endsWith("verify acme/acme/revenue");
+        // The id is required.
+        this.mvc.perform(get("/actuator/materializer/acme")).andExpect(status().isBadRequest());
     }
 
     @Test
@@ -117,7 +171,19 @@ class ActuatorRenderingTests {
             .andExpect(jsonPath("$.pass.outcome").value("unchanged"))
             .andExpect(jsonPath("$.pass.mode").value("generation"))
             .andExpect(jsonPath("$.pass.durationMillis").value(12));
-        this.mvc.perform(post("/actuator/materializer/acme/nope")).andExpect(status().isBadRequest());
+    }
+
+    @Test
+    void anUnknownViewIsNotFoundOnWriteAsOnRead() throws Exception {
+        this.mvc.perform(get("/actuator/materializer/acme/nope")).andExpect(status().isNotFound());
+        this.mvc.perform(get("/actuator/materializer/acme").param("id", "nope")).andExpect(status().isNotFound());
+        this.mvc.perform(post("/actuator/materializer/acme/nope")).andExpect(status().isNotFound());
+        this.mvc.perform(post("/actuator/materializer/acme/nope/refresh")).andExpect(status().isNotFound());
+        this.mvc.perform(post("/actuator/materializer/acme/nope/verify")).andExpect(status().isNotFound());
+        this.mvc.perform(post("/actuator/materializer/acme").contentType(MediaType.APPLICATION_JSON)
+            .content("{\"id\": \"acme/nope\"}")).andExpect(status().isNotFound());
+        // A known id in another partition.
+        this.mvc.perform(post("/actuator/materializer/globex/totals")).andExpect(status().isNotFound());
     }
 
     @Test
@@ -152,12 +218,15 @@ class ActuatorRenderingTests {
     }
 
     @Test
-    void aVerifyOfAnUnknownViewAndAnUnknownActionAreBadRequests() throws Exception {
-        this.mvc.perform(post("/actuator/materializer/acme/nope/verify")).andExpect(status().isBadRequest());
+    void anUnknownActionIsABadRequest() throws Exception {
+        int callsBefore = this.engine.calls().size();
         this.mvc.perform(post("/actuator/materializer/acme/totals/rebuild"))
             .andExpect(status().isBadRequest())
             .andExpect(status().reason("Unknown action 'rebuild': the action is one of [refresh, verify]"));
-        assertThat(this.engine.calls()).as("the unknown action ran nothing").endsWith("verify acme/nope");
+        this.mvc.perform(post("/actuator/materializer/acme").contentType(MediaType.APPLICATION_JSON)
+            .content("{\"id\": \"totals\", \"action\": \"rebuild\"}"))
+            .andExpect(status().isBadRequest());
+        assertThat(this.engine.calls()).as("the unknown action ran nothing").hasSize(callsBefore);
     }
 
     @Test
@@ -170,6 +239,7 @@ class ActuatorRenderingTests {
 
     @Test
     void theMetersAreOnTheMetricsEndpoint(@Autowired MaterializerMetricsListener listener) throws Exception {
+        int snapshotsBefore = this.engine.snapshotCalls();
         this.mvc.perform(get("/actuator/metrics/materializer.views").param("tag", "state:errored"))
             .andExpect(status().isOk())
             .andExpect(jsonPath("$.measurements[0].value").value(1.0));
@@ -180,6 +250,7 @@ class ActuatorRenderingTests {
         this.mvc.perform(get("/actuator/metrics/materializer.lag"))
             .andExpect(jsonPath("$.baseUnit").value("seconds"))
             .andExpect(jsonPath("$.measurements[0].value").value(1.5));
+        assertThat(this.engine.snapshotCalls()).as("the gauges copied no view").isEqualTo(snapshotsBefore);
         listener.onChange("orders", null);
         listener.onPassFinished(new PassReport(new ViewKey("acme", "totals"), WriteMode.GENERATION, PassOutcome.CHANGED,
                 4, 1, Duration.ofMillis(30), null));

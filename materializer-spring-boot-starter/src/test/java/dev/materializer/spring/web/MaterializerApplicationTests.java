@@ -48,9 +48,11 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The starter with the real engine on the in-process MongoDB test server, over HTTP: a view document
- * is defined, materializes, shows in the endpoint, health and meters, refreshes and verifies on
- * request, a row written by hand into its target is found and rewritten by the reconciler, and the
- * application closes while a pass is in flight and drains it.
+ * is defined, materializes, shows in the endpoint (paged and filtered), health and meters, refreshes
+ * and verifies on request, a view whose id has a {@code /} is reached through the query and the body,
+ * an unknown view answers 404 on read and on write, a row written by hand into its target is found
+ * and rewritten by the reconciler, and the application closes while a pass is in flight and drains
+ * it.
  */
 @ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -99,6 +101,13 @@ class MaterializerApplicationTests {
         assertThat(JsonPath.<String>read(whole, "$.state")).isEqualTo("running");
         assertThat(JsonPath.<List<String>>read(whole, "$.views[?(@.id == 'totals')].target")).containsExactly("order_totals");
         assertThat(JsonPath.<Integer>read(whole, "$.openStreams")).isPositive();
+        assertThat(JsonPath.<Integer>read(whole, "$.viewCounts.ok")).isPositive();
+        String acme = get("/actuator/materializer?partition=acme&state=ok").body();
+        assertThat(JsonPath.<Integer>read(acme, "$.total")).isEqualTo(1);
+        assertThat(JsonPath.<List<String>>read(acme, "$.views[*].id")).containsExactly("totals");
+        String otherPartition = get("/actuator/materializer?partition=globex").body();
+        assertThat(JsonPath.<Integer>read(otherPartition, "$.total")).isZero();
+        assertThat(JsonPath.<List<Object>>read(otherPartition, "$.views")).isEmpty();
 
         String refreshed = post("/actuator/materializer/acme/totals").body();
         assertThat(JsonPath.<String>read(refreshed, "$.status")).isEqualTo("finished");
@@ -121,7 +130,9 @@ class MaterializerApplicationTests {
         assertThat(database.getCollection("order_totals").countDocuments(handWritten)).as("the verify wrote nothing")
             .isEqualTo(1);
         database.getCollection("order_totals").updateOne(handWritten, set("total", 1));
-        assertThat(post("/actuator/materializer/acme/nope/verify").statusCode()).isEqualTo(400);
+        assertThat(post("/actuator/materializer/acme/nope/verify").statusCode()).as("as a read of it").isEqualTo(404);
+        assertThat(post("/actuator/materializer/acme/nope").statusCode()).isEqualTo(404);
+        assertThat(get("/actuator/materializer/acme/nope").statusCode()).isEqualTo(404);
 
         assertThat(JsonPath.<Double>read(get("/actuator/metrics/materializer.streams.open").body(), "$.measurements[0].value"))
             .isPositive();
@@ -141,6 +152,35 @@ class MaterializerApplicationTests {
 
         String health = get("/actuator/health").body();
         assertThat(JsonPath.<String>read(health, "$.components.materializer.status")).isEqualTo("UP");
+    }
+
+    @Test
+    void aViewWhoseIdHasASlashIsReadWithTheIdInTheQueryAndRefreshedWithTheIdInTheBody() throws Exception {
+        MongoDatabase database = this.mongoClient.getDatabase(DATABASE);
+        database.getCollection("orders").insertOne(order("initech", "c1", 3));
+        database.getCollection("_aggregations")
+            .insertOne(totalsView("initech", "initech/revenue", "orders", "initech_totals"));
+
+        await().atMost(PATIENCE).untilAsserted(() -> {
+            HttpResponse<String> view = get("/actuator/materializer/initech?id=initech/revenue");
+            assertThat(view.statusCode()).isEqualTo(200);
+            assertThat(JsonPath.<String>read(view.body(), "$.state")).isEqualTo("ok");
+        });
+        assertThat(JsonPath.<String>read(get("/actuator/materializer/initech?id=initech%2Frevenue").body(), "$.id"))
+            .as("percent-encoded in the query too").isEqualTo("initech/revenue");
+        String listed = get("/actuator/materializer?partition=initech").body();
+        assertThat(JsonPath.<List<String>>read(listed, "$.views[*].id")).containsExactly("initech/revenue");
+
+        HttpResponse<String> refreshed = postJson("/actuator/materializer/initech", "{\"id\": \"initech/revenue\"}");
+        assertThat(refreshed.statusCode()).isEqualTo(200);
+        assertThat(JsonPath.<String>read(refreshed.body(), "$.status")).isEqualTo("finished");
+        assertThat(JsonPath.<String>read(refreshed.body(), "$.pass.outcome")).isEqualTo("unchanged");
+        String verified = postJson("/actuator/materializer/initech",
+                "{\"id\": \"initech/revenue\", \"action\": \"verify\"}").body();
+        assertThat(JsonPath.<Boolean>read(verified, "$.report.inSync")).isTrue();
+        assertThat(postJson("/actuator/materializer/initech", "{\"id\": \"initech/nope\"}").statusCode())
+            .as("an unknown view, as on read").isEqualTo(404);
+        assertThat(get("/actuator/materializer/initech?id=initech/nope").statusCode()).isEqualTo(404);
     }
 
     @Test
@@ -205,8 +245,12 @@ class MaterializerApplicationTests {
                 assertThat(drift.get("changed", Number.class).longValue()).isEqualTo(1);
                 assertThat(drift.get("missing", Number.class).longValue()).isZero();
             });
-            assertThat(meters.get(MaterializerMeters.RECONCILE_DRIFT).counter().count()).isGreaterThanOrEqualTo(driftBefore + 1);
-            assertThat(reconciled(meters, "drift")).isPositive();
+            // The engine writes the status before it tells its listeners: the meters may follow a moment later.
+            await().atMost(PATIENCE).untilAsserted(() -> {
+                assertThat(meters.get(MaterializerMeters.RECONCILE_DRIFT).counter().count())
+                    .isGreaterThanOrEqualTo(driftBefore + 1);
+                assertThat(reconciled(meters, "drift")).isPositive();
+            });
             assertThat(materializer.view("acme", "totals").orElseThrow().driftRows()).isPositive();
             // Read the view document again: the rewrite may have flipped in a new generation.
             Document healed = database.getCollection("_aggregations").find(eq("_id", "totals")).first();
@@ -230,6 +274,13 @@ class MaterializerApplicationTests {
     private HttpResponse<String> post(String path) throws IOException, InterruptedException {
         return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
             .POST(HttpRequest.BodyPublishers.noBody())
+            .build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> postJson(String path, String json) throws IOException, InterruptedException {
+        return this.http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(json))
             .build(), HttpResponse.BodyHandlers.ofString());
     }
 

@@ -3,8 +3,10 @@ package dev.materializer.spring.autoconfigure.endpoint;
 import dev.materializer.core.Materializer;
 import dev.materializer.spring.autoconfigure.MaterializerAutoConfiguration;
 import dev.materializer.spring.endpoint.MaterializerEndpoint;
+import dev.materializer.spring.endpoint.MaterializerWebEndpointExtension;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.autoconfigure.endpoint.expose.EndpointExposure;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -14,7 +16,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * The {@code materializer} actuator endpoint, when actuator is on the class path, the engine runs
  * and the endpoint is available (exposed, e.g. {@code management.endpoints.web.exposure.include=materializer},
- * and its access not {@code none}).
+ * and its access not {@code none}); and its web extension, which answers 404 for an unknown view on
+ * write too, when it is exposed over the web.
  */
 @AutoConfiguration(after = MaterializerAutoConfiguration.class)
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
@@ -26,5 +29,13 @@ public final class MaterializerEndpointAutoConfiguration {
     @ConditionalOnAvailableEndpoint
     MaterializerEndpoint materializerEndpoint(Materializer materializer) {
         return new MaterializerEndpoint(materializer);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(MaterializerEndpoint.class)
+    @ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
+    MaterializerWebEndpointExtension materializerWebEndpointExtension(MaterializerEndpoint endpoint) {
+        return new MaterializerWebEndpointExtension(endpoint);
     }
 }
