@@ -371,7 +371,13 @@ public final class ViewMaterializer implements Materializer {
 
     @Override
     public ViewPage views(ViewQuery query) {
-        return ViewPage.of(registry.snapshot(), query);
+        // A partition asked for is answered from its index; otherwise every view is a candidate.
+        return ViewPage.of(query.partition() == null ? registry.snapshot() : registry.snapshot(query.partition()), query);
+    }
+
+    @Override
+    public java.util.Optional<ViewSnapshot> view(String partition, String id) {
+        return java.util.Optional.ofNullable(registry.snapshotOf(partition, id));
     }
 
     private MaterializerSnapshot picture(java.util.List<ViewSnapshot> views) {

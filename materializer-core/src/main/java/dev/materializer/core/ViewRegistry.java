@@ -341,10 +341,37 @@ final class ViewRegistry {
             views.add(entry.snapshot());
         }
         for (InvalidView view : invalid.values()) {
-            views.add(new ViewSnapshot(view.partition() == null ? "" : view.partition(), view.id(), RunState.ERRORED.value(),
-                    List.of(), "", null, null, view.error(), null, null));
+            views.add(invalidSnapshot(view));
         }
         return views;
+    }
+
+    /** The views of one partition (invalid ones with it included), from its index. */
+    List<ViewSnapshot> snapshot(String partition) {
+        List<ViewSnapshot> views = new ArrayList<>();
+        byPartition.getOrDefault(partition, List.of()).forEach(entry -> views.add(entry.snapshot()));
+        for (InvalidView view : invalid.values()) {
+            if (partition.equals(view.partition())) {
+                views.add(invalidSnapshot(view));
+            }
+        }
+        return views;
+    }
+
+    /** One view, valid or not, when it is in that partition. */
+    @Nullable ViewSnapshot snapshotOf(String partition, String id) {
+        Entry entry = byId.get(id);
+        if (entry != null) {
+            return entry.key.partition().equals(partition) ? entry.snapshot() : null;
+        }
+        InvalidView view = invalid.get(id);
+        return view != null && partition.equals(view.partition() == null ? "" : view.partition())
+                ? invalidSnapshot(view) : null;
+    }
+
+    private static ViewSnapshot invalidSnapshot(InvalidView view) {
+        return new ViewSnapshot(view.partition() == null ? "" : view.partition(), view.id(), RunState.ERRORED.value(),
+                List.of(), "", null, null, view.error(), null, null);
     }
 
     /** The number of views by the word of their state, for gauges: read from counters, no view is visited. */

@@ -149,7 +149,16 @@ class ViewRegistryTest {
             });
             assertThat(registry.partitions()).isEqualTo(partitions);
             assertThat(registry.sources()).isEqualTo(sources);
+            for (ViewDefinition view : views.values()) {
+                assertThat(registry.snapshotOf(view.partition(), view.key().id())).as("one view").isNotNull();
+                assertThat(registry.snapshotOf("elsewhere", view.key().id())).isNull();
+            }
             for (String partition : List.of("p0", "p1", "p2", "p3", "p4")) {
+                assertThat(registry.snapshot(partition)).as("snapshot of %s", partition)
+                    .allMatch(view -> view.partition().equals(partition))
+                    .extracting(ViewSnapshot::id)
+                    .containsAll(views.values().stream().filter(view -> view.partition().equals(partition))
+                        .map(view -> view.key().id()).toList());
                 assertThat(keys(registry.views(partition))).as("views of %s", partition)
                     .containsExactlyInAnyOrderElementsOf(keys(views.values().stream()
                         .filter(view -> view.partition().equals(partition)).toList()));

@@ -359,6 +359,11 @@ public final class MaterializerEndpoint {
             return new ReconcileDescriptor(this.summary.reconcile());
         }
 
+        /** @return how far the catch-ups are (a start, partitions taken over, a stream that lost its history) */
+        public CatchUpDescriptor getCatchUp() {
+            return new CatchUpDescriptor(this.summary.catchUp());
+        }
+
         /** @return the page of {@link #getViews()}, from 0 */
         public int getPage() {
             return this.page.page();
@@ -377,6 +382,36 @@ public final class MaterializerEndpoint {
         /** @return the views of this page, by partition then id */
         public List<ViewDescriptor> getViews() {
             return this.views;
+        }
+    }
+
+    /** How far the catch-ups are: they take turns, a few partitions at a time. */
+    public static final class CatchUpDescriptor {
+
+        private final dev.materializer.core.pass.PassScheduler.CatchUpProgress progress;
+
+        CatchUpDescriptor(dev.materializer.core.pass.PassScheduler.CatchUpProgress progress) {
+            this.progress = progress;
+        }
+
+        /** @return catch-ups of partitions asked for since this instance started */
+        public long getTotal() {
+            return this.progress.total();
+        }
+
+        /** @return catch-ups ended */
+        public long getDone() {
+            return this.progress.done();
+        }
+
+        /** @return catch-ups queued or running now */
+        public int getRunning() {
+            return this.progress.running();
+        }
+
+        /** @return catch-ups waiting for their turn */
+        public int getWaiting() {
+            return this.progress.waiting();
         }
     }
 
