@@ -8,6 +8,7 @@ import java.util.Set;
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
+import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.pass.PartitionLanes;
 import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.routing.SourceChange;
@@ -84,28 +85,17 @@ final class ViewCatalog implements StreamListener {
     void loadAll() throws InterruptedException {
         Set<String> seen = new HashSet<>();
         Set<String> partitions = new HashSet<>(registry.partitions());
-        // The partitions with something to do: a view to run, a view gone, a view new or changed.
-        Set<String> touched = new HashSet<>();
         List<ViewDefinition> toRun = new ArrayList<>();
         for (BsonDocument document : views.find()) {
-            ViewDefinition before = document.containsKey("_id")
-                    ? registry.definition(ViewKey.idText(document.get("_id"))) : null;
             ViewDefinition view = accept(document);
             if (document.containsKey("_id")) {
                 seen.add(ViewKey.idText(document.get("_id")));
             }
             if (view != null) {
                 partitions.add(view.partition());
-                if (view != before) {
-                    touched.add(view.partition());
-                }
                 if (needsRun(view, document)) {
                     toRun.add(view);
-                    touched.add(view.partition());
                 }
-            }
-            if (before != null && (view == null || !view.partition().equals(before.partition()))) {
-                touched.add(before.partition());
             }
         }
         for (String id : registry.ids()) {
@@ -113,19 +103,28 @@ final class ViewCatalog implements StreamListener {
                 ViewDefinition removed = registry.remove(id);
                 if (removed != null) {
                     partitions.add(removed.partition());
-                    touched.add(removed.partition());
                 }
             }
         }
         feed.sync();
         Set<String> runIds = new HashSet<>();
-        toRun.forEach(view -> runIds.add(view.key().id()));
+        java.util.Map<String, DirtySources> runsByPartition = new java.util.HashMap<>();
+        toRun.forEach(view -> {
+            runIds.add(view.key().id());
+            runsByPartition.computeIfAbsent(view.partition(), key -> new DirtySources())
+                .add(view.primarySource(), List.of(view.key().id()));
+        });
         for (String partition : partitions) {
-            // A partition with nothing to run and nothing to move in or out of a block queues nothing:
-            // a restart that runs nothing queues nothing.
-            if (touched.contains(partition) || !passes.settled(partition)) {
+            if (!passes.settled(partition)) {
+                // Views move into or out of a cycle or a shared target: the rebalance sorts it out.
                 rebalance(partition, view -> runIds.contains(view.key().id()));
             }
+            else if (runsByPartition.containsKey(partition)) {
+                // Only views to run: they take turns with the other catch-ups, a few partitions at a time.
+                scheduler.catchUp(partition, runsByPartition.get(partition));
+            }
+            // A partition with nothing to run and nothing to move queues nothing: a restart that runs
+            // nothing queues nothing.
         }
     }
 

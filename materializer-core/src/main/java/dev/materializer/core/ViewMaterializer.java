@@ -401,13 +401,9 @@ public final class ViewMaterializer implements Materializer {
     @Override
     public CompletableFuture<PassReport> refresh(String partition, String id) {
         ViewDefinition view = registry.find(partition, id);
-        if (view == null) {
-            return CompletableFuture.failedFuture(
-                    new NoSuchElementException("no view '" + id + "' in partition '" + partition + "'"));
-        }
-        if (state != EngineState.RUNNING) {
-            return CompletableFuture.failedFuture(
-                    new IllegalStateException("the materializer is not running (" + state + ")"));
+        CompletableFuture<PassReport> refused = refusal(view, partition, id);
+        if (refused != null) {
+            return refused;
         }
         return lanes.submit(partition, () -> {
             PassExecution.Refreshed refreshed = passes.refresh(view);
@@ -419,16 +415,26 @@ public final class ViewMaterializer implements Materializer {
     @Override
     public CompletableFuture<VerifyReport> verify(String partition, String id) {
         ViewDefinition view = registry.find(partition, id);
+        CompletableFuture<VerifyReport> refused = refusal(view, partition, id);
+        ViewRunner current = runner;
+        if (refused != null || current == null) {
+            return refused != null ? refused : CompletableFuture.failedFuture(
+                    new IllegalStateException("the materializer is not running (" + state + ")"));
+        }
+        return lanes.submit(partition, () -> current.verify(view, false));
+    }
+
+    /** Why an action on one view cannot run now (unknown view, engine not running), or null when it can. */
+    private <T> @Nullable CompletableFuture<T> refusal(@Nullable ViewDefinition view, String partition, String id) {
         if (view == null) {
             return CompletableFuture.failedFuture(
                     new NoSuchElementException("no view '" + id + "' in partition '" + partition + "'"));
         }
-        ViewRunner current = runner;
-        if (state != EngineState.RUNNING || current == null) {
+        if (state != EngineState.RUNNING) {
             return CompletableFuture.failedFuture(
                     new IllegalStateException("the materializer is not running (" + state + ")"));
         }
-        return lanes.submit(partition, () -> current.verify(view, false));
+        return null;
     }
 
     /** Which partitions this instance runs; for tests of several instances. */

@@ -39,6 +39,26 @@ class PassSchedulerTest {
         lanes.close();
     }
 
+    /** A pass that records what it took, says it started, and holds its lane until released. */
+    private static PassScheduler.PassRunner blocking(List<Set<String>> seen, CountDownLatch inPass,
+            CountDownLatch release) {
+        return (partition, sources) -> {
+            seen.add(sources.sources());
+            inPass.countDown();
+            awaitQuietly(release);
+            return new DirtySources();
+        };
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(5, TimeUnit.SECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Test
     void aBurstOfChangesWithinTheDebounceGivesOnePassPerPartition() throws InterruptedException {
         int burst = 500;
@@ -82,17 +102,7 @@ class PassSchedulerTest {
         CountDownLatch inPass = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         List<Set<String>> seen = Collections.synchronizedList(new ArrayList<>());
-        PassScheduler blocking = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes, (partition, sources) -> {
-            seen.add(sources.sources());
-            inPass.countDown();
-            try {
-                release.await(5, TimeUnit.SECONDS);
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-            return new DirtySources();
-        });
+        PassScheduler blocking = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes, blocking(seen, inPass, release));
         blocking.markDirty("acme", "orders");
         clock.advance(DEBOUNCE);
         assertThat(inPass.await(5, TimeUnit.SECONDS)).isTrue();
@@ -215,17 +225,7 @@ class PassSchedulerTest {
         CountDownLatch inPass = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         List<Set<String>> seen = Collections.synchronizedList(new ArrayList<>());
-        PassScheduler blocking = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes, (partition, sources) -> {
-            seen.add(sources.sources());
-            inPass.countDown();
-            try {
-                release.await(5, TimeUnit.SECONDS);
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-            return new DirtySources();
-        });
+        PassScheduler blocking = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes, blocking(seen, inPass, release));
         blocking.markDirty("acme", "orders");
         clock.advance(DEBOUNCE);
         assertThat(inPass.await(5, TimeUnit.SECONDS)).isTrue();
@@ -249,12 +249,7 @@ class PassSchedulerTest {
         java.util.concurrent.atomic.AtomicInteger mostAtOnce = new java.util.concurrent.atomic.AtomicInteger();
         PassScheduler paced = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 2, lanes, (partition, sources) -> {
             mostAtOnce.accumulateAndGet(running.incrementAndGet(), Math::max);
-            try {
-                release.await(5, TimeUnit.SECONDS);
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
+            awaitQuietly(release);
             running.decrementAndGet();
             return new DirtySources();
         });
@@ -278,17 +273,7 @@ class PassSchedulerTest {
         CountDownLatch inPass = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         List<Set<String>> seen = Collections.synchronizedList(new ArrayList<>());
-        PassScheduler paced = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes, (partition, sources) -> {
-            seen.add(sources.sources());
-            inPass.countDown();
-            try {
-                release.await(5, TimeUnit.SECONDS);
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-            return new DirtySources();
-        });
+        PassScheduler paced = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes, blocking(seen, inPass, release));
         DirtySources customers = new DirtySources();
         customers.addAll("customers");
         paced.catchUp("acme", customers);

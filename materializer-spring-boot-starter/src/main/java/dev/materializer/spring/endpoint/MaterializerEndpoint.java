@@ -520,8 +520,8 @@ public final class MaterializerEndpoint {
         }
     }
 
-    /** What a refresh did. */
-    public static final class RefreshDescriptor implements OperationResponseBody {
+    /** What an action on one view did: the view, how the action ended, and why there is no result. */
+    public abstract static class ViewActionDescriptor implements OperationResponseBody {
 
         private final String partition;
 
@@ -529,16 +529,12 @@ public final class MaterializerEndpoint {
 
         private final String status;
 
-        private final @Nullable PassDescriptor pass;
-
         private final @Nullable String message;
 
-        RefreshDescriptor(String partition, String id, String status, @Nullable PassDescriptor pass,
-                @Nullable String message) {
+        ViewActionDescriptor(String partition, String id, String status, @Nullable String message) {
             this.partition = partition;
             this.id = id;
             this.status = status;
-            this.pass = pass;
             this.message = message;
         }
 
@@ -552,19 +548,31 @@ public final class MaterializerEndpoint {
             return this.id;
         }
 
-        /** @return {@code finished} (see the pass), {@code running} (still, after the wait) or {@code failed} */
+        /** @return {@code finished} (see the result), {@code running} (still, after the wait) or {@code failed} */
         public String getStatus() {
             return this.status;
+        }
+
+        /** @return why there is no result */
+        public @Nullable String getMessage() {
+            return this.message;
+        }
+    }
+
+    /** What a refresh did. */
+    public static final class RefreshDescriptor extends ViewActionDescriptor {
+
+        private final @Nullable PassDescriptor pass;
+
+        RefreshDescriptor(String partition, String id, String status, @Nullable PassDescriptor pass,
+                @Nullable String message) {
+            super(partition, id, status, message);
+            this.pass = pass;
         }
 
         /** @return the report of the pass, when it finished */
         public @Nullable PassDescriptor getPass() {
             return this.pass;
-        }
-
-        /** @return why there is no report */
-        public @Nullable String getMessage() {
-            return this.message;
         }
     }
 
@@ -609,50 +617,19 @@ public final class MaterializerEndpoint {
     }
 
     /** What a verify found. */
-    public static final class VerifyDescriptor implements OperationResponseBody {
-
-        private final String partition;
-
-        private final String id;
-
-        private final String status;
+    public static final class VerifyDescriptor extends ViewActionDescriptor {
 
         private final @Nullable VerifyReportDescriptor report;
 
-        private final @Nullable String message;
-
         VerifyDescriptor(String partition, String id, String status, @Nullable VerifyReportDescriptor report,
                 @Nullable String message) {
-            this.partition = partition;
-            this.id = id;
-            this.status = status;
+            super(partition, id, status, message);
             this.report = report;
-            this.message = message;
-        }
-
-        /** @return the partition of the view */
-        public String getPartition() {
-            return this.partition;
-        }
-
-        /** @return the text of the view's {@code _id} */
-        public String getId() {
-            return this.id;
-        }
-
-        /** @return {@code finished} (see the report), {@code running} (still, after the wait) or {@code failed} */
-        public String getStatus() {
-            return this.status;
         }
 
         /** @return what the comparison found, when it finished */
         public @Nullable VerifyReportDescriptor getReport() {
             return this.report;
-        }
-
-        /** @return why there is no report */
-        public @Nullable String getMessage() {
-            return this.message;
         }
     }
 
