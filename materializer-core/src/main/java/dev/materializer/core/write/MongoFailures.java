@@ -31,7 +31,28 @@ final class MongoFailures {
         return failure instanceof MongoSocketException || failure instanceof MongoTimeoutException
                 || failure instanceof MongoNotPrimaryException || failure instanceof MongoNodeIsRecoveringException
                 || failure instanceof MongoInterruptedException || failure.hasErrorLabel("RetryableWriteError")
-                || isWriteConcernOnly(failure) || !(failure instanceof MongoServerException);
+                || isWriteConcernOnly(failure) || !(failure instanceof MongoServerException)
+                || isWriteErrorOfNoRow(failure);
+    }
+
+    /**
+     * The codes of a write error that say something of the row written (its key, size, fields or
+     * the collection's validator): the view's problem. Any other write error (an unknown error, an
+     * interruption, a conflict) says nothing of the row, so the write is tried again rather than
+     * the view marked errored: failing safe means more passes, never fewer.
+     */
+    private static final java.util.Set<Integer> ROW_ERRORS = java.util.Set.of(2, 14, 52, 55, 56, 57, 121, 10334,
+            11000, 11001, 17419, 17420);
+
+    private static boolean isWriteErrorOfNoRow(MongoException failure) {
+        if (failure instanceof MongoBulkWriteException bulk) {
+            return !bulk.getWriteErrors().isEmpty()
+                    && bulk.getWriteErrors().stream().noneMatch(error -> ROW_ERRORS.contains(error.getCode()));
+        }
+        if (failure instanceof MongoWriteException write) {
+            return !ROW_ERRORS.contains(write.getError().getCode());
+        }
+        return false;
     }
 
     /**

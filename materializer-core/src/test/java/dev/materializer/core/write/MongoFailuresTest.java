@@ -38,4 +38,14 @@ class MongoFailuresTest {
                 BsonDocument.parse("{ok: 0, code: 40324, codeName: 'Location40324', errmsg: 'Unrecognized pipeline stage'}"),
                 SERVER))).isFalse();
     }
+
+    @Test
+    void aWriteErrorThatSaysNothingOfTheRowIsTriedAgainNotTheViewsError() {
+        BulkWriteError unknown = new BulkWriteError(8, "Unknown error", new BsonDocument(), 0);
+        BulkWriteError duplicate = new BulkWriteError(11000, "E11000 duplicate key", new BsonDocument(), 1);
+        assertThat(MongoFailures.isInfrastructure(new MongoBulkWriteException(BulkWriteResult.unacknowledged(),
+                List.of(unknown), null, SERVER, Set.of()))).as("an unknown error of the server").isTrue();
+        assertThat(MongoFailures.isInfrastructure(new MongoBulkWriteException(BulkWriteResult.unacknowledged(),
+                List.of(unknown, duplicate), null, SERVER, Set.of()))).as("a duplicate key among them").isFalse();
+    }
 }

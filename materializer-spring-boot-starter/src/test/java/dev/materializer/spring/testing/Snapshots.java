@@ -58,6 +58,6 @@ public final class Snapshots {
                         LAST_RUN, "maxRows exceeded: 100001 rows", PassOutcome.ERRORED, WriteMode.NONE),
                 new ViewSnapshot("globex", "a", "cycle", List.of("b_target"), "a_target", null, null, null, null, null),
                 new ViewSnapshot("globex", "new", "pending", List.of("orders"), "new_target", null, null, null, null,
-                        null)), new Reconciler.Progress(4, 2, 3, 1, null), NO_CATCH_UP);
+                        null)), new Reconciler.Progress(4, 2, 3, 1, null), new PassScheduler.CatchUpProgress(12, 9, 2, 1));
     }
 }

@@ -105,7 +105,11 @@ class ActuatorRenderingTests {
             .andExpect(jsonPath("$.reconcile.done").value(2))
             .andExpect(jsonPath("$.reconcile.total").value(3))
             .andExpect(jsonPath("$.reconcile.skipped").value(1))
-            .andExpect(jsonPath("$.reconcile.nextRoundAt").doesNotExist());
+            .andExpect(jsonPath("$.reconcile.nextRoundAt").doesNotExist())
+            .andExpect(jsonPath("$.catchUp.total").value(12))
+            .andExpect(jsonPath("$.catchUp.done").value(9))
+            .andExpect(jsonPath("$.catchUp.running").value(2))
+            .andExpect(jsonPath("$.catchUp.waiting").value(1));
     }
 
     @Test
