@@ -35,6 +35,15 @@ public class MaterializerProperties {
     private @Nullable String database;
 
     /**
+     * Name of the MongoClient bean the materializer uses. Unset, it uses the application's only
+     * MongoClient, or the @Primary one among several; with several and none @Primary, the
+     * materializer backs off (no engine, endpoint, meters or health) and the condition report
+     * (--debug) names this key. When the named client is not the one Spring Boot builds from
+     * spring.mongodb.*, set materializer.database too.
+     */
+    private @Nullable String clientBean;
+
+    /**
      * Name of this application instance in leases. Defaults to host name, process id and a random
      * suffix.
      */
@@ -121,6 +130,14 @@ public class MaterializerProperties {
 
     public void setDatabase(@Nullable String database) {
         this.database = database;
+    }
+
+    public @Nullable String getClientBean() {
+        return this.clientBean;
+    }
+
+    public void setClientBean(@Nullable String clientBean) {
+        this.clientBean = clientBean;
     }
 
     public @Nullable String getInstanceId() {

@@ -26,7 +26,7 @@ class ConfigurationMetadataTests {
     private static final Path METADATA = Path.of("target/classes/META-INF/spring-configuration-metadata.json");
 
     /** Keys whose default is not a constant: it comes from the connection, the host, or is empty. */
-    private static final Set<String> WITHOUT_DEFAULT = Set.of("materializer.database", "materializer.instance-id",
+    private static final Set<String> WITHOUT_DEFAULT = Set.of("materializer.database", "materializer.client-bean", "materializer.instance-id",
             "materializer.storage-sources");
 
     @Test
