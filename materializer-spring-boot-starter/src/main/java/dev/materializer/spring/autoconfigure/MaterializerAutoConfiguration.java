@@ -30,8 +30,8 @@ import org.springframework.core.env.Environment;
  * report names {@code materializer.client-bean}): binds {@code materializer.*},
  * builds the engine's options (properties, then every {@link MaterializerListener} bean as one
  * listener, then every {@link MaterializerOptionsCustomizer} in order), creates the engine through
- * the {@link MaterializerFactory} and hands it to a {@link MaterializerLifecycle} that starts and
- * drains it with the context (warning at startup when {@code materializer.shutdown-timeout} is not
+ * the {@link MaterializerFactory} and hands it to a {@link MaterializerLifecycle} that starts (unless
+ * {@code materializer.auto-startup=false}) and drains it with the context (warning at startup when {@code materializer.shutdown-timeout} is not
  * below {@code spring.lifecycle.timeout-per-shutdown-phase}). Nothing is created without a {@code MongoClient} bean or with
  * {@code materializer.enabled=false}.
  */
@@ -75,7 +75,7 @@ public final class MaterializerAutoConfiguration {
         // Checked here too: with a user's engine the options (and their checks) are not built.
         Duration shutdownTimeout = MaterializerOptionsMapping.requireShutdownTimeout(properties.getShutdownTimeout());
         ShutdownTimeouts.warnIfNotBelow(shutdownTimeout, ShutdownTimeouts.phaseTimeout(environment));
-        return new MaterializerLifecycle(materializer, shutdownTimeout);
+        return new MaterializerLifecycle(materializer, shutdownTimeout, properties.isAutoStartup());
     }
 
     private static Map<String, PartitionMapping> partitionMappingBeans(ListableBeanFactory beanFactory) {

@@ -23,6 +23,11 @@ import org.springframework.context.SmartLifecycle;
  * phase at most {@code spring.lifecycle.timeout-per-shutdown-phase}; should that run out first, the
  * engine is closed when this bean is destroyed, still before the client.
  *
+ * <p>With {@code materializer.auto-startup=false} the context does not start the engine
+ * ({@link #isAutoStartup()} is false): the application calls {@link #start()} on this bean when it
+ * wants the engine to run. Until then the engine exists (the endpoint, meters and health read it)
+ * but watches nothing.
+ *
  * <p>An unreachable MongoDB does not fail the start: {@link Materializer#start()} returns at once and
  * the engine retries. Thread-safe.
  */
@@ -37,6 +42,8 @@ public final class MaterializerLifecycle implements SmartLifecycle, DisposableBe
 
     private final Duration shutdownTimeout;
 
+    private final boolean autoStartup;
+
     private final Object monitor = new Object();
 
     private boolean running;
@@ -46,12 +53,24 @@ public final class MaterializerLifecycle implements SmartLifecycle, DisposableBe
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
+     * A lifecycle that starts the engine with the context.
      * @param materializer the engine to run
      * @param shutdownTimeout the longest wait for work in flight when stopping
      */
     public MaterializerLifecycle(Materializer materializer, Duration shutdownTimeout) {
+        this(materializer, shutdownTimeout, true);
+    }
+
+    /**
+     * @param materializer the engine to run
+     * @param shutdownTimeout the longest wait for work in flight when stopping
+     * @param autoStartup whether to start the engine with the context; when false the application
+     *     starts it with {@link #start()} (or {@code ConfigurableApplicationContext.start()})
+     */
+    public MaterializerLifecycle(Materializer materializer, Duration shutdownTimeout, boolean autoStartup) {
         this.materializer = materializer;
         this.shutdownTimeout = shutdownTimeout;
+        this.autoStartup = autoStartup;
     }
 
     @Override
@@ -102,6 +121,12 @@ public final class MaterializerLifecycle implements SmartLifecycle, DisposableBe
         synchronized (this.monitor) {
             return this.running;
         }
+    }
+
+    /** Whether the engine starts with the context: {@code materializer.auto-startup}. */
+    @Override
+    public boolean isAutoStartup() {
+        return this.autoStartup;
     }
 
     @Override

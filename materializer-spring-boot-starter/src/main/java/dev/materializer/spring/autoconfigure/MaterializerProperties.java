@@ -28,6 +28,13 @@ public class MaterializerProperties {
     private boolean enabled = true;
 
     /**
+     * Whether to start the materializer with the application context. When false, the engine is
+     * created but does not run until the application calls start() on the MaterializerLifecycle
+     * bean (a Lifecycle), or ConfigurableApplicationContext.start().
+     */
+    private boolean autoStartup = true;
+
+    /**
      * Database of the views, their sources and targets. Defaults to the database of the
      * application's MongoDB connection (spring.mongodb.database or the database of
      * spring.mongodb.uri).
@@ -122,6 +129,14 @@ public class MaterializerProperties {
 
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
+    }
+
+    public boolean isAutoStartup() {
+        return this.autoStartup;
+    }
+
+    public void setAutoStartup(boolean autoStartup) {
+        this.autoStartup = autoStartup;
     }
 
     public @Nullable String getDatabase() {

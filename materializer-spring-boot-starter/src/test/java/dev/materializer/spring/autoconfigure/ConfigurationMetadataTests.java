@@ -57,6 +57,8 @@ class ConfigurationMetadataTests {
     @Test
     void theBooleanSaysWhether() throws IOException {
         assertThat((String) materializerProperties().get("materializer.enabled").get("description")).startsWith("Whether");
+        assertThat(materializerProperties().get("materializer.auto-startup")).containsEntry("defaultValue", true);
+        assertThat((String) materializerProperties().get("materializer.auto-startup").get("description")).startsWith("Whether");
     }
 
     @Test

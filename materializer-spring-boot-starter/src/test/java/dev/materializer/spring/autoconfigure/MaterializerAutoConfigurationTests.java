@@ -272,6 +272,36 @@ class MaterializerAutoConfigurationTests {
     }
 
     @Test
+    void withAutoStartupFalseTheContextDoesNotStartTheEngineAndTheApplicationCan() {
+        withMongoClient().withPropertyValues("materializer.auto-startup=false").run(context -> {
+            assertThat(context).hasNotFailed();
+            MaterializerLifecycle lifecycle = context.getBean(MaterializerLifecycle.class);
+            assertThat(lifecycle.isAutoStartup()).isFalse();
+            assertThat(lifecycle.isRunning()).isFalse();
+            assertThat(this.factory.materializer().calls()).isEmpty();
+            lifecycle.start();
+            assertThat(lifecycle.isRunning()).isTrue();
+            assertThat(this.factory.materializer().calls()).containsExactly("start");
+            context.close();
+            assertThat(this.factory.materializer().calls()).containsExactly("start", "stopIntake", "drain", "close");
+        });
+    }
+
+    @Test
+    void withAutoStartupFalseTheContextsStartStartsTheEngine() {
+        withMongoClient().withPropertyValues("materializer.auto-startup=false").run(context -> {
+            assertThat(this.factory.materializer().calls()).isEmpty();
+            context.start();
+            assertThat(this.factory.materializer().calls()).containsExactly("start");
+        });
+    }
+
+    @Test
+    void byDefaultTheEngineStartsWithTheContext() {
+        withMongoClient().run(context -> assertThat(context.getBean(MaterializerLifecycle.class).isAutoStartup()).isTrue());
+    }
+
+    @Test
     void twoClientsWithAPrimaryShouldRunTheEngineOnThePrimary() {
         MongoClient primary = mock(MongoClient.class);
         this.runner.withBean("primaryClient", MongoClient.class, () -> primary, definition -> definition.setPrimary(true))

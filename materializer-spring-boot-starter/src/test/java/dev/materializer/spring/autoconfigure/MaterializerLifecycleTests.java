@@ -32,6 +32,17 @@ class MaterializerLifecycleTests {
     }
 
     @Test
+    void aLifecycleWithoutAutoStartupSaysSoAndStartsWhenAsked() {
+        MaterializerLifecycle manual = new MaterializerLifecycle(this.engine, Duration.ofSeconds(3), false);
+        assertThat(manual.isAutoStartup()).isFalse();
+        assertThat(this.lifecycle.isAutoStartup()).isTrue();
+        assertThat(this.engine.calls()).isEmpty();
+        manual.start();
+        assertThat(manual.isRunning()).isTrue();
+        assertThat(this.engine.calls()).containsExactly("start");
+    }
+
+    @Test
     void stopWithACallbackDrainsOnAnotherThreadAndCallsBackAfterTheClose() throws InterruptedException {
         CountDownLatch drainMayEnd = new CountDownLatch(1);
         CountDownLatch calledBack = new CountDownLatch(1);
