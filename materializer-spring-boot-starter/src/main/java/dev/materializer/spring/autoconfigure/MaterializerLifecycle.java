@@ -29,7 +29,8 @@ import org.springframework.context.SmartLifecycle;
  * but watches nothing.
  *
  * <p>An unreachable MongoDB does not fail the start: {@link Materializer#start()} returns at once and
- * the engine retries. Thread-safe.
+ * the engine retries. So this bean logs only that the engine is starting; the engine logs when it
+ * runs (and, while MongoDB is unreachable, each retry). Thread-safe.
  */
 public final class MaterializerLifecycle implements SmartLifecycle, DisposableBean {
 
@@ -87,7 +88,10 @@ public final class MaterializerLifecycle implements SmartLifecycle, DisposableBe
             this.running = true;
             this.started = true;
         }
-        log.info("Materializer started");
+        // start() returned, which says nothing of MongoDB: the engine connects (and retries) in the
+        // background and logs itself when it runs.
+        log.info("Materializer starting (connecting to MongoDB in the background; the engine logs "
+                + "'The materializer runs' once it watches its sources)");
     }
 
     @Override

@@ -43,6 +43,13 @@ class MaterializerLifecycleTests {
     }
 
     @Test
+    void startLogsThatTheEngineIsStartingNotThatItRuns(CapturedOutput output) {
+        this.lifecycle.start();
+        assertThat(output).contains("Materializer starting (connecting to MongoDB in the background")
+            .doesNotContain("Materializer started");
+    }
+
+    @Test
     void stopWithACallbackDrainsOnAnotherThreadAndCallsBackAfterTheClose() throws InterruptedException {
         CountDownLatch drainMayEnd = new CountDownLatch(1);
         CountDownLatch calledBack = new CountDownLatch(1);
