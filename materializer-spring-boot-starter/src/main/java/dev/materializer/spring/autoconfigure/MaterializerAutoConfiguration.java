@@ -30,7 +30,8 @@ import org.springframework.core.env.Environment;
  * report names {@code materializer.client-bean}): binds {@code materializer.*},
  * builds the engine's options (properties, then every {@link MaterializerListener} bean as one
  * listener, then every {@link MaterializerOptionsCustomizer} in order), creates the engine through
- * the {@link MaterializerFactory} and hands it to a {@link MaterializerLifecycle} that starts (unless
+ * the {@link MaterializerFactory} (behind a {@code Materializer} bean that, when the context starts
+ * again after a stop, delegates to a new engine from the factory) and hands it to a {@link MaterializerLifecycle} that starts (unless
  * {@code materializer.auto-startup=false}) and drains it with the context (warning at startup when {@code materializer.shutdown-timeout} is not
  * below {@code spring.lifecycle.timeout-per-shutdown-phase}). Nothing is created without a {@code MongoClient} bean or with
  * {@code materializer.enabled=false}.
@@ -64,7 +65,9 @@ public final class MaterializerAutoConfiguration {
         MaterializerOptions options = buildCustomized(builder);
         String database = MaterializerDatabase.resolve(properties, mongoProperties.getIfAvailable(),
                 connectionDetails.getIfAvailable());
-        return factory.create(MaterializerClient.resolve(properties, mongoClients, beanFactory), database, options);
+        MongoClient client = MaterializerClient.resolve(properties, mongoClients, beanFactory);
+        // An engine does not start again after its close: each start after a stop gets a new one.
+        return new RestartableMaterializer(() -> factory.create(client, database, options));
     }
 
     @Bean

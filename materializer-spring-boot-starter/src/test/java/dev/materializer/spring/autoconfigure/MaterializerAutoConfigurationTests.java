@@ -34,6 +34,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.mockito.Mockito.mock;
 
 /**
@@ -73,7 +74,10 @@ class MaterializerAutoConfigurationTests {
         MongoClient client = mock(MongoClient.class);
         this.runner.withBean(MongoClient.class, () -> client).withBean(MaterializerFactory.class, () -> this.factory)
             .run(context -> {
-                assertThat(context).getBean(Materializer.class).isSameAs(this.factory.materializer());
+                assertThat(context).getBean(Materializer.class)
+                    .isInstanceOfSatisfying(RestartableMaterializer.class,
+                            engine -> assertThat(engine.current()).isSameAs(this.factory.materializer()));
+                assertThat(this.factory.creations()).isOne();
                 assertThat(this.factory.client()).isSameAs(client);
                 assertThat(this.factory.database()).isEqualTo("shop");
                 assertThat(this.factory.materializer().calls()).containsExactly("start");
@@ -269,6 +273,33 @@ class MaterializerAutoConfigurationTests {
         withMongoClient().withPropertyValues("materializer.storage-sources.orders=byRegion").run(context -> assertThat(context)
             .getFailure()
             .hasStackTraceContaining("materializer.storage-sources.orders must be 'identity' or the name of a PartitionMapping bean, was 'byRegion'"));
+    }
+
+    @Test
+    void theContextStartsAgainAfterAStopWithANewEngineFromTheFactory() {
+        withMongoClient().run(context -> {
+            context.stop();
+            assertThat(context.getBean(MaterializerLifecycle.class).isRunning()).isFalse();
+            context.start();
+            assertThat(context.getBean(MaterializerLifecycle.class).isRunning()).isTrue();
+            assertThat(this.factory.creations()).isEqualTo(2);
+            assertThat(this.factory.materializer().calls()).containsExactly("start", "stopIntake", "drain", "close", "start");
+            context.close();
+            assertThat(this.factory.materializer().calls()).endsWith("start", "stopIntake", "drain", "close");
+        });
+    }
+
+    @Test
+    void aUsersMaterializerBeanCannotStartAgainAfterAStopAndSaysWhy() {
+        RecordingMaterializer own = new RecordingMaterializer();
+        withMongoClient().withBean(Materializer.class, () -> own).run(context -> {
+            MaterializerLifecycle lifecycle = context.getBean(MaterializerLifecycle.class);
+            lifecycle.stop();
+            assertThatIllegalStateException().isThrownBy(lifecycle::start)
+                .withMessageContaining("Materializer cannot start again after it was stopped")
+                .withMessageContaining("Define a MaterializerFactory bean instead of a Materializer bean");
+            assertThat(own.calls()).containsExactly("start", "stopIntake", "drain", "close");
+        });
     }
 
     @Test
