@@ -20,14 +20,19 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.mongodb.autoconfigure.MongoConnectionDetails;
 import org.springframework.boot.mongodb.autoconfigure.MongoProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 
 /**
- * Runs the materializer on the application's {@link MongoClient}: binds {@code materializer.*},
+ * Runs the materializer on the application's {@link MongoClient} (the bean named by
+ * {@code materializer.client-bean}, else the single candidate: the only client or the
+ * {@code @Primary} one; with several and no {@code @Primary} the engine backs off, and the condition
+ * report names {@code materializer.client-bean}): binds {@code materializer.*},
  * builds the engine's options (properties, then every {@link MaterializerListener} bean as one
  * listener, then every {@link MaterializerOptionsCustomizer} in order), creates the engine through
- * the {@link MaterializerFactory} and hands it to a {@link MaterializerLifecycle} that starts and
- * drains it with the context (warning at startup when {@code materializer.shutdown-timeout} is not
+ * the {@link MaterializerFactory} (behind a {@code Materializer} bean that, when the context starts
+ * again after a stop, delegates to a new engine from the factory) and hands it to a {@link MaterializerLifecycle} that starts (unless
+ * {@code materializer.auto-startup=false}) and drains it with the context (warning at startup when {@code materializer.shutdown-timeout} is not
  * below {@code spring.lifecycle.timeout-per-shutdown-phase}). Nothing is created without a {@code MongoClient} bean or with
  * {@code materializer.enabled=false}.
  */
@@ -47,7 +52,9 @@ public final class MaterializerAutoConfiguration {
     // The lifecycle closes the engine, after draining it; no destroy method of its own.
     @Bean(destroyMethod = "")
     @ConditionalOnMissingBean
-    Materializer materializer(MongoClient mongoClient, MaterializerProperties properties, MaterializerFactory factory,
+    @Conditional(OnMaterializerClientCondition.class)
+    Materializer materializer(ObjectProvider<MongoClient> mongoClients, MaterializerProperties properties,
+            MaterializerFactory factory,
             ObjectProvider<MaterializerListener> listeners, ObjectProvider<MaterializerOptionsCustomizer> customizers,
             ObjectProvider<MongoProperties> mongoProperties, ObjectProvider<MongoConnectionDetails> connectionDetails,
             ListableBeanFactory beanFactory) {
@@ -58,17 +65,20 @@ public final class MaterializerAutoConfiguration {
         MaterializerOptions options = buildCustomized(builder);
         String database = MaterializerDatabase.resolve(properties, mongoProperties.getIfAvailable(),
                 connectionDetails.getIfAvailable());
-        return factory.create(mongoClient, database, options);
+        MongoClient client = MaterializerClient.resolve(properties, mongoClients, beanFactory);
+        // An engine does not start again after its close: each start after a stop gets a new one.
+        return new RestartableMaterializer(() -> factory.create(client, database, options));
     }
 
     @Bean
     @ConditionalOnMissingBean
+    @ConditionalOnBean(Materializer.class)
     MaterializerLifecycle materializerLifecycle(Materializer materializer, MaterializerProperties properties,
             Environment environment) {
         // Checked here too: with a user's engine the options (and their checks) are not built.
         Duration shutdownTimeout = MaterializerOptionsMapping.requireShutdownTimeout(properties.getShutdownTimeout());
         ShutdownTimeouts.warnIfNotBelow(shutdownTimeout, ShutdownTimeouts.phaseTimeout(environment));
-        return new MaterializerLifecycle(materializer, shutdownTimeout);
+        return new MaterializerLifecycle(materializer, shutdownTimeout, properties.isAutoStartup());
     }
 
     private static Map<String, PartitionMapping> partitionMappingBeans(ListableBeanFactory beanFactory) {

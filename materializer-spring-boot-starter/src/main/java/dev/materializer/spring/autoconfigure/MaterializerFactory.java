@@ -9,7 +9,10 @@ import dev.materializer.core.ViewMaterializer;
  * Creates the engine from the application's client, the resolved database and the options built
  * from the properties, listeners and customizers. The default creates a {@link ViewMaterializer};
  * define a bean of this type to wrap or replace the engine while keeping the starter's options and
- * lifecycle. To replace everything, define a {@link Materializer} bean instead.
+ * lifecycle. The factory is called once at startup and again on each start after a stop (an engine
+ * does not start again after its close); the {@code Materializer} bean delegates to the newest
+ * engine. To replace everything, define a {@link Materializer} bean instead (it cannot start again
+ * after a stop).
  */
 @FunctionalInterface
 public interface MaterializerFactory {
@@ -18,7 +21,7 @@ public interface MaterializerFactory {
     MaterializerFactory DEFAULT = ViewMaterializer::new;
 
     /**
-     * Creates the engine; it must not start before {@link Materializer#start()}.
+     * Creates a new engine; it must not start before {@link Materializer#start()}.
      * @param client the application's MongoDB client
      * @param database the database of the views, sources and targets
      * @param options the checked options

@@ -23,8 +23,23 @@ import org.springframework.context.SmartLifecycle;
  * phase at most {@code spring.lifecycle.timeout-per-shutdown-phase}; should that run out first, the
  * engine is closed when this bean is destroyed, still before the client.
  *
+ * <p>It can start again after a stop ({@code ConfigurableApplicationContext.stop()} then
+ * {@code start()}): an engine does not start again after its close, so the starter's
+ * {@code Materializer} bean delegates to an engine that each start after a stop builds anew through
+ * the {@link MaterializerFactory}, with the same client, database and options; the endpoint, meters
+ * and health follow it. The new engine resumes from the checkpoints the old one saved. When the
+ * application defined its own {@code Materializer} bean the starter cannot build another, and a start
+ * after a stop fails with an {@link IllegalStateException} that says so; so does a start while a
+ * stop still drains.
+ *
+ * <p>With {@code materializer.auto-startup=false} the context does not start the engine
+ * ({@link #isAutoStartup()} is false): the application calls {@link #start()} on this bean when it
+ * wants the engine to run. Until then the engine exists (the endpoint, meters and health read it)
+ * but watches nothing.
+ *
  * <p>An unreachable MongoDB does not fail the start: {@link Materializer#start()} returns at once and
- * the engine retries. Thread-safe.
+ * the engine retries. So this bean logs only that the engine is starting; the engine logs when it
+ * runs (and, while MongoDB is unreachable, each retry). Thread-safe.
  */
 public final class MaterializerLifecycle implements SmartLifecycle, DisposableBean {
 
@@ -37,38 +52,79 @@ public final class MaterializerLifecycle implements SmartLifecycle, DisposableBe
 
     private final Duration shutdownTimeout;
 
+    private final boolean autoStartup;
+
     private final Object monitor = new Object();
 
     private boolean running;
 
     private boolean started;
 
+    /** A stop is draining or closing the engine. */
+    private boolean stopping;
+
     private final AtomicBoolean closed = new AtomicBoolean();
 
     /**
+     * A lifecycle that starts the engine with the context.
      * @param materializer the engine to run
      * @param shutdownTimeout the longest wait for work in flight when stopping
      */
     public MaterializerLifecycle(Materializer materializer, Duration shutdownTimeout) {
-        this.materializer = materializer;
-        this.shutdownTimeout = shutdownTimeout;
+        this(materializer, shutdownTimeout, true);
     }
 
+    /**
+     * @param materializer the engine to run
+     * @param shutdownTimeout the longest wait for work in flight when stopping
+     * @param autoStartup whether to start the engine with the context; when false the application
+     *     starts it with {@link #start()} (or {@code ConfigurableApplicationContext.start()})
+     */
+    public MaterializerLifecycle(Materializer materializer, Duration shutdownTimeout, boolean autoStartup) {
+        this.materializer = materializer;
+        this.shutdownTimeout = shutdownTimeout;
+        this.autoStartup = autoStartup;
+    }
+
+    /**
+     * Starts the engine, or does nothing when it runs. After a stop, the starter's engine is
+     * replaced by a new one from the {@link MaterializerFactory}, which starts.
+     * @throws IllegalStateException when the previous stop has not ended yet, or when the engine
+     *     was stopped and is the application's own {@code Materializer} bean, which cannot start
+     *     again
+     */
     @Override
     public void start() {
+        boolean restart;
         synchronized (this.monitor) {
             if (this.running) {
                 return;
             }
-            if (this.closed.get()) {
-                log.warn("Materializer was closed when the context stopped and does not start again");
-                return;
+            if (this.stopping) {
+                throw new IllegalStateException("Materializer is still stopping (draining its passes in flight): "
+                        + "start it again once the stop has ended");
+            }
+            restart = this.closed.get();
+            if (restart) {
+                if (!(this.materializer instanceof RestartableMaterializer restartable)) {
+                    throw new IllegalStateException("Materializer cannot start again after it was stopped: the "
+                            + "Materializer bean is the application's own (" + this.materializer.getClass().getName()
+                            + "), and an engine does not start again after its close. Define a MaterializerFactory "
+                            + "bean instead of a Materializer bean to let the starter build a new engine on each "
+                            + "start, or refresh a new application context");
+                }
+                restartable.renew();
+                this.closed.set(false);
             }
             this.materializer.start();
             this.running = true;
             this.started = true;
         }
-        log.info("Materializer started");
+        // start() returned, which says nothing of MongoDB: the engine connects (and retries) in the
+        // background and logs itself when it runs.
+        log.info("Materializer {} (connecting to MongoDB in the background; the engine logs "
+                + "'The materializer runs' once it watches its sources)",
+                restart ? "starting again with a new engine" : "starting");
     }
 
     @Override
@@ -104,6 +160,12 @@ public final class MaterializerLifecycle implements SmartLifecycle, DisposableBe
         }
     }
 
+    /** Whether the engine starts with the context: {@code materializer.auto-startup}. */
+    @Override
+    public boolean isAutoStartup() {
+        return this.autoStartup;
+    }
+
     @Override
     public int getPhase() {
         return PHASE;
@@ -129,6 +191,9 @@ public final class MaterializerLifecycle implements SmartLifecycle, DisposableBe
         synchronized (this.monitor) {
             boolean wasRunning = this.running;
             this.running = false;
+            if (wasRunning) {
+                this.stopping = true;
+            }
             return wasRunning;
         }
     }
@@ -142,9 +207,16 @@ public final class MaterializerLifecycle implements SmartLifecycle, DisposableBe
             log.warn("Materializer failed to stop gracefully; closing it", ex);
         }
         finally {
-            if (this.closed.compareAndSet(false, true)) {
-                this.materializer.close();
-                log.info("Materializer stopped");
+            try {
+                if (this.closed.compareAndSet(false, true)) {
+                    this.materializer.close();
+                    log.info("Materializer stopped");
+                }
+            }
+            finally {
+                synchronized (this.monitor) {
+                    this.stopping = false;
+                }
             }
         }
     }

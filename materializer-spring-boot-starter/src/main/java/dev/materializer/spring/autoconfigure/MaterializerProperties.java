@@ -28,11 +28,27 @@ public class MaterializerProperties {
     private boolean enabled = true;
 
     /**
+     * Whether to start the materializer with the application context. When false, the engine is
+     * created but does not run until the application calls start() on the MaterializerLifecycle
+     * bean (a Lifecycle), or ConfigurableApplicationContext.start().
+     */
+    private boolean autoStartup = true;
+
+    /**
      * Database of the views, their sources and targets. Defaults to the database of the
      * application's MongoDB connection (spring.mongodb.database or the database of
      * spring.mongodb.uri).
      */
     private @Nullable String database;
+
+    /**
+     * Name of the MongoClient bean the materializer uses. Unset, it uses the application's only
+     * MongoClient, or the @Primary one among several; with several and none @Primary, the
+     * materializer backs off (no engine, endpoint, meters or health) and the condition report
+     * (--debug) names this key. When the named client is not the one Spring Boot builds from
+     * spring.mongodb.*, set materializer.database too.
+     */
+    private @Nullable String clientBean;
 
     /**
      * Name of this application instance in leases. Defaults to host name, process id and a random
@@ -115,12 +131,28 @@ public class MaterializerProperties {
         this.enabled = enabled;
     }
 
+    public boolean isAutoStartup() {
+        return this.autoStartup;
+    }
+
+    public void setAutoStartup(boolean autoStartup) {
+        this.autoStartup = autoStartup;
+    }
+
     public @Nullable String getDatabase() {
         return this.database;
     }
 
     public void setDatabase(@Nullable String database) {
         this.database = database;
+    }
+
+    public @Nullable String getClientBean() {
+        return this.clientBean;
+    }
+
+    public void setClientBean(@Nullable String clientBean) {
+        this.clientBean = clientBean;
     }
 
     public @Nullable String getInstanceId() {

@@ -26,7 +26,7 @@ class ConfigurationMetadataTests {
     private static final Path METADATA = Path.of("target/classes/META-INF/spring-configuration-metadata.json");
 
     /** Keys whose default is not a constant: it comes from the connection, the host, or is empty. */
-    private static final Set<String> WITHOUT_DEFAULT = Set.of("materializer.database", "materializer.instance-id",
+    private static final Set<String> WITHOUT_DEFAULT = Set.of("materializer.database", "materializer.client-bean", "materializer.instance-id",
             "materializer.storage-sources");
 
     @Test
@@ -57,6 +57,8 @@ class ConfigurationMetadataTests {
     @Test
     void theBooleanSaysWhether() throws IOException {
         assertThat((String) materializerProperties().get("materializer.enabled").get("description")).startsWith("Whether");
+        assertThat(materializerProperties().get("materializer.auto-startup")).containsEntry("defaultValue", true);
+        assertThat((String) materializerProperties().get("materializer.auto-startup").get("description")).startsWith("Whether");
     }
 
     @Test

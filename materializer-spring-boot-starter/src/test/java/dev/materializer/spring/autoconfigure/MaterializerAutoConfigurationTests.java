@@ -3,6 +3,8 @@ package dev.materializer.spring.autoconfigure;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
 
 import com.mongodb.client.MongoClient;
 import dev.materializer.core.EngineState;
@@ -24,6 +26,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.condition.ConditionEvaluationReport;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -31,6 +34,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.mockito.Mockito.mock;
 
 /**
@@ -70,7 +74,10 @@ class MaterializerAutoConfigurationTests {
         MongoClient client = mock(MongoClient.class);
         this.runner.withBean(MongoClient.class, () -> client).withBean(MaterializerFactory.class, () -> this.factory)
             .run(context -> {
-                assertThat(context).getBean(Materializer.class).isSameAs(this.factory.materializer());
+                assertThat(context).getBean(Materializer.class)
+                    .isInstanceOfSatisfying(RestartableMaterializer.class,
+                            engine -> assertThat(engine.current()).isSameAs(this.factory.materializer()));
+                assertThat(this.factory.creations()).isOne();
                 assertThat(this.factory.client()).isSameAs(client);
                 assertThat(this.factory.database()).isEqualTo("shop");
                 assertThat(this.factory.materializer().calls()).containsExactly("start");
@@ -266,6 +273,128 @@ class MaterializerAutoConfigurationTests {
         withMongoClient().withPropertyValues("materializer.storage-sources.orders=byRegion").run(context -> assertThat(context)
             .getFailure()
             .hasStackTraceContaining("materializer.storage-sources.orders must be 'identity' or the name of a PartitionMapping bean, was 'byRegion'"));
+    }
+
+    @Test
+    void theContextStartsAgainAfterAStopWithANewEngineFromTheFactory() {
+        withMongoClient().run(context -> {
+            context.stop();
+            assertThat(context.getBean(MaterializerLifecycle.class).isRunning()).isFalse();
+            context.start();
+            assertThat(context.getBean(MaterializerLifecycle.class).isRunning()).isTrue();
+            assertThat(this.factory.creations()).isEqualTo(2);
+            assertThat(this.factory.materializer().calls()).containsExactly("start", "stopIntake", "drain", "close", "start");
+            context.close();
+            assertThat(this.factory.materializer().calls()).endsWith("start", "stopIntake", "drain", "close");
+        });
+    }
+
+    @Test
+    void aUsersMaterializerBeanCannotStartAgainAfterAStopAndSaysWhy() {
+        RecordingMaterializer own = new RecordingMaterializer();
+        withMongoClient().withBean(Materializer.class, () -> own).run(context -> {
+            MaterializerLifecycle lifecycle = context.getBean(MaterializerLifecycle.class);
+            lifecycle.stop();
+            assertThatIllegalStateException().isThrownBy(lifecycle::start)
+                .withMessageContaining("Materializer cannot start again after it was stopped")
+                .withMessageContaining("Define a MaterializerFactory bean instead of a Materializer bean");
+            assertThat(own.calls()).containsExactly("start", "stopIntake", "drain", "close");
+        });
+    }
+
+    @Test
+    void withAutoStartupFalseTheContextDoesNotStartTheEngineAndTheApplicationCan() {
+        withMongoClient().withPropertyValues("materializer.auto-startup=false").run(context -> {
+            assertThat(context).hasNotFailed();
+            MaterializerLifecycle lifecycle = context.getBean(MaterializerLifecycle.class);
+            assertThat(lifecycle.isAutoStartup()).isFalse();
+            assertThat(lifecycle.isRunning()).isFalse();
+            assertThat(this.factory.materializer().calls()).isEmpty();
+            lifecycle.start();
+            assertThat(lifecycle.isRunning()).isTrue();
+            assertThat(this.factory.materializer().calls()).containsExactly("start");
+            context.close();
+            assertThat(this.factory.materializer().calls()).containsExactly("start", "stopIntake", "drain", "close");
+        });
+    }
+
+    @Test
+    void withAutoStartupFalseTheContextsStartStartsTheEngine() {
+        withMongoClient().withPropertyValues("materializer.auto-startup=false").run(context -> {
+            assertThat(this.factory.materializer().calls()).isEmpty();
+            context.start();
+            assertThat(this.factory.materializer().calls()).containsExactly("start");
+        });
+    }
+
+    @Test
+    void byDefaultTheEngineStartsWithTheContext() {
+        withMongoClient().run(context -> assertThat(context.getBean(MaterializerLifecycle.class).isAutoStartup()).isTrue());
+    }
+
+    @Test
+    void twoClientsWithAPrimaryShouldRunTheEngineOnThePrimary() {
+        MongoClient primary = mock(MongoClient.class);
+        this.runner.withBean("primaryClient", MongoClient.class, () -> primary, definition -> definition.setPrimary(true))
+            .withBean("otherClient", MongoClient.class, () -> mock(MongoClient.class))
+            .withBean(MaterializerFactory.class, () -> this.factory)
+            .run(context -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context).hasSingleBean(Materializer.class);
+                assertThat(this.factory.client()).isSameAs(primary);
+            });
+    }
+
+    @Test
+    void twoClientsAndAClientBeanShouldRunTheEngineOnTheNamedClient() {
+        MongoClient reporting = mock(MongoClient.class);
+        this.runner.withBean("appClient", MongoClient.class, () -> mock(MongoClient.class), definition -> definition.setPrimary(true))
+            .withBean("reportingClient", MongoClient.class, () -> reporting)
+            .withBean(MaterializerFactory.class, () -> this.factory)
+            .withPropertyValues("materializer.client-bean=reportingClient")
+            .run(context -> {
+                assertThat(context).hasNotFailed();
+                assertThat(this.factory.client()).isSameAs(reporting);
+                assertThat(this.factory.materializer().calls()).containsExactly("start");
+            });
+    }
+
+    @Test
+    void twoClientsAndNothingSetShouldBackOffSayingWhichKeyToSet() {
+        this.runner.withBean("firstClient", MongoClient.class, () -> mock(MongoClient.class))
+            .withBean("secondClient", MongoClient.class, () -> mock(MongoClient.class))
+            .withBean(MaterializerFactory.class, () -> this.factory)
+            .withPropertyValues("management.endpoints.web.exposure.include=materializer")
+            .run(context -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context).doesNotHaveBean(Materializer.class);
+                assertThat(context).doesNotHaveBean(MaterializerLifecycle.class);
+                assertThat(context).doesNotHaveBean(MaterializerEndpoint.class);
+                assertThat(context).doesNotHaveBean(MaterializerHealthIndicator.class);
+                assertThat(this.factory.client()).isNull();
+                String report = ConditionEvaluationReport.get(context.getBeanFactory())
+                    .getConditionAndOutcomesBySource()
+                    .entrySet()
+                    .stream()
+                    .filter(entry -> entry.getKey().endsWith("MaterializerAutoConfiguration#materializer"))
+                    .flatMap(entry -> StreamSupport.stream(entry.getValue().spliterator(), false))
+                    .filter(outcome -> !outcome.getOutcome().isMatch())
+                    .map(outcome -> outcome.getOutcome().getMessage())
+                    .collect(Collectors.joining("\n"));
+                assertThat(report).contains("firstClient", "secondClient")
+                    .contains("set materializer.client-bean to the name of its bean, or mark one MongoClient bean @Primary");
+            });
+    }
+
+    @Test
+    void aClientBeanThatNamesNoClientFailsTheStartNamingTheKey() {
+        this.runner.withBean("firstClient", MongoClient.class, () -> mock(MongoClient.class))
+            .withBean("secondClient", MongoClient.class, () -> mock(MongoClient.class))
+            .withBean(MaterializerFactory.class, () -> this.factory)
+            .withPropertyValues("materializer.client-bean=thirdClient")
+            .run(context -> assertThat(context).getFailure()
+                .hasStackTraceContaining("materializer.client-bean must name a MongoClient bean, was 'thirdClient'")
+                .hasStackTraceContaining("firstClient, secondClient"));
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -1,6 +1,8 @@
 package dev.materializer.spring.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -14,6 +16,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.SmartLifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /** How the lifecycle starts the engine and stops it gracefully. */
 @ExtendWith(OutputCaptureExtension.class)
@@ -29,6 +32,24 @@ class MaterializerLifecycleTests {
         this.lifecycle.start();
         assertThat(this.lifecycle.isRunning()).isTrue();
         assertThat(this.engine.calls()).containsExactly("start");
+    }
+
+    @Test
+    void aLifecycleWithoutAutoStartupSaysSoAndStartsWhenAsked() {
+        MaterializerLifecycle manual = new MaterializerLifecycle(this.engine, Duration.ofSeconds(3), false);
+        assertThat(manual.isAutoStartup()).isFalse();
+        assertThat(this.lifecycle.isAutoStartup()).isTrue();
+        assertThat(this.engine.calls()).isEmpty();
+        manual.start();
+        assertThat(manual.isRunning()).isTrue();
+        assertThat(this.engine.calls()).containsExactly("start");
+    }
+
+    @Test
+    void startLogsThatTheEngineIsStartingNotThatItRuns(CapturedOutput output) {
+        this.lifecycle.start();
+        assertThat(output).contains("Materializer starting (connecting to MongoDB in the background")
+            .doesNotContain("Materializer started");
     }
 
     @Test
@@ -119,12 +140,51 @@ class MaterializerLifecycleTests {
     }
 
     @Test
-    void aClosedEngineIsNotStartedAgain() {
+    void anEngineThatIsNotTheStartersFailsASecondStartSayingWhy() {
         this.lifecycle.start();
         this.lifecycle.stop();
-        this.lifecycle.start();
+        assertThatIllegalStateException().isThrownBy(this.lifecycle::start)
+            .withMessageContaining("Materializer cannot start again after it was stopped")
+            .withMessageContaining(RecordingMaterializer.class.getName());
         assertThat(this.lifecycle.isRunning()).isFalse();
         assertThat(this.engine.calls()).containsExactly("start", "stopIntake", "drain", "close");
+    }
+
+    @Test
+    void theStartersEngineStartsAgainAfterAStopAsANewEngine(CapturedOutput output) {
+        List<RecordingMaterializer> engines = new ArrayList<>();
+        RestartableMaterializer restartable = new RestartableMaterializer(() -> {
+            RecordingMaterializer engine = new RecordingMaterializer();
+            engines.add(engine);
+            return engine;
+        });
+        MaterializerLifecycle restartableLifecycle = new MaterializerLifecycle(restartable, Duration.ofSeconds(3));
+        restartableLifecycle.start();
+        restartableLifecycle.stop();
+        restartableLifecycle.start();
+        assertThat(restartableLifecycle.isRunning()).isTrue();
+        assertThat(engines).hasSize(2);
+        assertThat(engines.get(0).calls()).containsExactly("start", "stopIntake", "drain", "close");
+        assertThat(engines.get(1).calls()).containsExactly("start");
+        assertThat(restartable.current()).isSameAs(engines.get(1));
+        assertThat(output).contains("Materializer starting again with a new engine");
+        restartableLifecycle.stop();
+        assertThat(engines.get(1).calls()).containsExactly("start", "stopIntake", "drain", "close");
+        restartableLifecycle.destroy();
+        assertThat(engines.get(1).calls()).containsExactly("start", "stopIntake", "drain", "close");
+    }
+
+    @Test
+    void aStartWhileTheStopStillDrainsFailsSayingSo() throws InterruptedException {
+        CountDownLatch drainMayEnd = new CountDownLatch(1);
+        CountDownLatch calledBack = new CountDownLatch(1);
+        this.engine.drainWaitsFor(drainMayEnd, true);
+        this.lifecycle.start();
+        this.lifecycle.stop(calledBack::countDown);
+        assertThatIllegalStateException().isThrownBy(this.lifecycle::start)
+            .withMessageContaining("Materializer is still stopping");
+        drainMayEnd.countDown();
+        assertThat(calledBack.await(10, TimeUnit.SECONDS)).isTrue();
     }
 
     @Test

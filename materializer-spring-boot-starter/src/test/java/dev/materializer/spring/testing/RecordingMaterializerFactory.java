@@ -20,11 +20,19 @@ public final class RecordingMaterializerFactory implements MaterializerFactory {
 
     private final RecordingMaterializer materializer = new RecordingMaterializer();
 
+    private int creations;
+
+    /** How many times the starter asked for an engine (the same recording engine each time). */
+    public synchronized int creations() {
+        return this.creations;
+    }
+
     @Override
     public synchronized Materializer create(MongoClient client, String database, MaterializerOptions options) {
         this.client = client;
         this.database = database;
         this.options = options;
+        this.creations++;
         return this.materializer;
     }
 
