@@ -14,6 +14,7 @@ import dev.materializer.core.graph.DependencyOrder;
 import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.time.Durations;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewKey;
 import dev.materializer.core.view.ViewState;
@@ -102,7 +103,7 @@ final class PassExecution implements PassScheduler.PassRunner {
             catch (MongoException ex) {
                 // Not there yet (a lagging node, a failover): run it all again later rather than read too early.
                 log.warn("Partition {} could not read at the time of its changes ({}); it runs again in {}", partition,
-                        ex.getMessage(), options.rewatch());
+                        ex.getMessage(), Durations.text(options.rewatch()));
                 return dirty;
             }
         }
@@ -237,7 +238,7 @@ final class PassExecution implements PassScheduler.PassRunner {
         catch (MongoException | IllegalStateException ex) {
             // Not the view's fault (unreachable server, stepdown, engine not started): it runs again.
             log.warn("View {} of partition {} could not run: {}; it runs again in {}", key.id(), key.partition(),
-                    ex.getMessage(), options.rewatch());
+                    ex.getMessage(), Durations.text(options.rewatch()));
             retryLater(view, retries);
             report = new PassReport(key, WriteMode.NONE, PassOutcome.SUPERSEDED, 0, 0, Duration.ZERO, ex.getMessage());
             listener.onPassFinished(report);
@@ -270,7 +271,7 @@ final class PassExecution implements PassScheduler.PassRunner {
             }
             case SUPERSEDED -> {
                 log.info("View {} of partition {} gave way ({}); it runs again in {}", key.id(), key.partition(),
-                        report.error(), options.rewatch());
+                        report.error(), Durations.text(options.rewatch()));
                 retryLater(view, retries);
             }
         }

@@ -23,6 +23,7 @@ import dev.materializer.core.stream.CheckpointStore;
 import dev.materializer.core.stream.CollectionStream;
 import dev.materializer.core.time.Backoff;
 import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.time.Durations;
 import dev.materializer.core.time.SystemClock;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.write.StatusStore;
@@ -227,7 +228,7 @@ public final class ViewMaterializer implements Materializer {
             Duration wait = Backoff.after(failedStarts, options.rewatch(), options.maxBackoff());
             String why = "cannot start: " + failure.getMessage();
             setState(EngineState.RETRYING, why);
-            log.warn("The materializer {}; it tries again in {}", why, wait);
+            log.warn("The materializer {}; it tries again in {}", why, Durations.text(wait));
             closeViewsStream();
             retry = clock.schedule(wait, () -> {
                 Thread again = new Thread(this::attemptStart, "materializer-start");

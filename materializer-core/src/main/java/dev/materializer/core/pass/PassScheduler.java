@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.time.Durations;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -289,7 +290,7 @@ public final class PassScheduler {
             again = runner.runPass(partition, sources.copy());
         }
         catch (RuntimeException ex) {
-            log.error("The pass of partition {} failed; it runs again in {}", partition, retryDelay, ex);
+            log.error("The pass of partition {} failed; it runs again in {}", partition, Durations.text(retryDelay), ex);
             again = sources;
         }
         finally {

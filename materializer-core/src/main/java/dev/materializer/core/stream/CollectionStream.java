@@ -16,6 +16,7 @@ import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.server.CapabilityDetector;
 import dev.materializer.core.time.Backoff;
 import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.time.Durations;
 import org.bson.BsonDocument;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -223,7 +224,7 @@ public final class CollectionStream {
             }
             safely(() -> listener.onEnded(collection, outcome.reason(), outcome.historyLost()));
             log.warn("The change stream of {} {}: it opens again in {}", collection, outcome.reason(),
-                    backoff(failures));
+                    Durations.text(backoff(failures)));
             await(backoff(failures));
             reopened = true;
         }
@@ -346,10 +347,10 @@ public final class CollectionStream {
             catch (RuntimeException ex) {
                 Duration wait = backoff(attempt);
                 if (attempt == 1) {
-                    log.error("An event of {} could not be handled; it is handed over again in {}", collection, wait, ex);
+                    log.error("An event of {} could not be handled; it is handed over again in {}", collection, Durations.text(wait), ex);
                 }
                 else {
-                    log.warn("An event of {} could still not be handled ({}); again in {}", collection, ex, wait);
+                    log.warn("An event of {} could still not be handled ({}); again in {}", collection, ex, Durations.text(wait));
                 }
                 await(wait);
             }
