@@ -417,11 +417,11 @@ public final class ViewMaterializer implements Materializer {
     public CompletableFuture<VerifyReport> verify(String partition, String id) {
         ViewDefinition view = registry.find(partition, id);
         CompletableFuture<VerifyReport> refused = refusal(view, partition, id);
-        ViewRunner current = runner;
-        if (refused != null || current == null) {
-            return refused != null ? refused : CompletableFuture.failedFuture(
-                    new IllegalStateException("the materializer is not running (" + state + ")"));
+        if (refused != null) {
+            return refused;
         }
+        // Running means the writer is set: it is chosen before the engine says so.
+        ViewRunner current = java.util.Objects.requireNonNull(runner, "the writer of a running engine");
         return lanes.submit(partition, () -> current.verify(view, false));
     }
 

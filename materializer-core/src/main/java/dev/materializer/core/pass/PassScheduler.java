@@ -204,7 +204,8 @@ public final class PassScheduler {
         }
         for (String partition : admitted) {
             if (!fire(partition)) {
-                // A pass already waits in the lane and takes the marks: its end ends the catch-up too.
+                // Nothing was queued for this turn (a pass already waits in the lane and takes the marks,
+                // or they were taken already): the turn ends now and the next catch-up may come in.
                 passEnded(partition);
             }
         }
