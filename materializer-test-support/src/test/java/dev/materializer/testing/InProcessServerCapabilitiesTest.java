@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Pins the deviations of the in-process test server that DESIGN.md lists, as the probe measures
+ * Pins the deviations of the in-process test server (docs/compatibility.md lists them), as the probe measures
  * them: if a new version of the server gains one, this test says so and the skips can go.
  */
 @MongoTest(MongoKind.IN_PROCESS)

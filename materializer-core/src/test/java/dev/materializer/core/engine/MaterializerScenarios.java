@@ -35,7 +35,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The engine's behaviours end to end through the MongoDB driver, written once and run against
- * each kind of server (DESIGN.md, "MongoDB in tests").
+ * each kind of server: the in-process test server and, where one is available, a real replica set.
  */
 abstract class MaterializerScenarios {
 
