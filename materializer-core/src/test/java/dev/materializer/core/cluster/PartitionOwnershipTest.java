@@ -76,6 +76,27 @@ class PartitionOwnershipTest {
     }
 
     @Test
+    void gainedPartitionsAreHandedOverOwnedBeforeTheNewLiveSetIsPublished() {
+        List<Set<String>> liveWhileAcquiring = new CopyOnWriteArrayList<>();
+        List<Boolean> ownedWhileAcquiring = new CopyOnWriteArrayList<>();
+        PartitionOwnership[] holder = new PartitionOwnership[1];
+        PartitionOwnership watched = new PartitionOwnership("a", heartbeats, clock, LEASE, () -> PARTITIONS, gained -> {
+            liveWhileAcquiring.add(holder[0].liveInstances());
+            ownedWhileAcquiring.add(gained.stream().allMatch(holder[0]::owns));
+        });
+        holder[0] = watched;
+        heartbeats.live = Set.of("a", "b", "c");
+        watched.refresh();
+        heartbeats.live = Set.of("a", "c");
+        watched.refresh();
+
+        // A checkpoint that reads the new live set must find the catch-ups marked: they come first.
+        assertThat(liveWhileAcquiring).containsExactly(Set.of("a", "b", "c"));
+        assertThat(ownedWhileAcquiring).as("owned while their catch-ups are marked").containsExactly(true);
+        assertThat(watched.liveInstances()).isEqualTo(Set.of("a", "c"));
+    }
+
+    @Test
     void theTimerBeatsEveryThirdOfTheLeaseOffTheClockThread() {
         heartbeats.live = Set.of("a", "b");
         ownership.start();
