@@ -33,8 +33,10 @@ import org.jspecify.annotations.Nullable;
  * @param maxBackoff the longest wait between retries of a failing stream or of a failed start
  * @param maxTime the longest a view's pipeline may run
  * @param maxRows the most rows a view's result may have
- * @param maxTransactionRows the most rows a view may have to be written in one transaction; 0 writes
- *     every view in groups, a value at or above {@code maxRows} every view in one transaction
+ * @param maxTransactionRows on a deployment with transactions, the most changed rows (versions added
+ *     plus versions closed) a pass writes in one transaction together with its flip; a larger diff
+ *     goes in groups under a lease. A pass holds at most this many changes (and at least a group of
+ *     1000) in memory before it writes. 0 always writes in groups
  * @param generationGrace how long the previous generation stays readable after a flip
  * @param passLease how long the lease of a pass in groups lasts without renewal
  * @param partitionLease how long an instance counts as live without a heartbeat; partitions of an
@@ -85,7 +87,7 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
     public static final int DEFAULT_MAX_ROWS = 100_000;
 
     /** Default {@code maxTransactionRows}. */
-    public static final int DEFAULT_MAX_TRANSACTION_ROWS = 10_000;
+    public static final int DEFAULT_MAX_TRANSACTION_ROWS = 1_000;
 
     /** Default {@code generationGrace}. */
     public static final Duration DEFAULT_GENERATION_GRACE = Duration.ofSeconds(60);

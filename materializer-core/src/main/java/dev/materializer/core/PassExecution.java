@@ -258,7 +258,8 @@ final class PassExecution implements PassScheduler.PassRunner {
                 if (report.outcome() == PassOutcome.CHANGED) {
                     dirty.addAll(view.targetCollection());
                 }
-                if (report.mode() == WriteMode.GENERATION && report.outcome() == PassOutcome.CHANGED) {
+                if (report.outcome() == PassOutcome.CHANGED) {
+                    // The versions it superseded go once the grace of the generation before has passed
                     sweeps.after(options.generationGrace(), view);
                 }
             }

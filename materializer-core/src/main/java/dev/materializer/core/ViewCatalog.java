@@ -132,11 +132,15 @@ final class ViewCatalog implements StreamListener {
         return document.get(options.statusField()) instanceof BsonDocument doc ? doc : null;
     }
 
-    /** Whether a view must run at start: never run, errored, or changed since its last successful run. */
+    /**
+     * Whether a view must run at start: never run, errored, changed since its last successful run,
+     * or written in the format before row versions (its first run rebuilds it in versions).
+     */
     private boolean needsRun(ViewDefinition view, BsonDocument document) {
         BsonDocument stored = storedStatus(document);
         ViewStatus viewStatus = ViewStatus.fromBson(stored);
-        if (viewStatus.generation() == null || viewStatus.state() != ViewState.OK) {
+        if (viewStatus.generation() == null || viewStatus.generation().isLegacy()
+                || viewStatus.state() != ViewState.OK) {
             return true;
         }
         BsonValue fingerprint = stored == null ? null : stored.get(StatusStore.FINGERPRINT_FIELD);

@@ -16,7 +16,7 @@ import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.routing.WatchedFields;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewKey;
-import org.bson.types.ObjectId;
+import dev.materializer.core.view.Generation;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -71,7 +71,7 @@ final class ViewRegistry {
      * Adds or replaces a view.
      * @return the definition it replaced, or null
      */
-    @Nullable ViewDefinition put(ViewDefinition view, @Nullable ObjectId generation) {
+    @Nullable ViewDefinition put(ViewDefinition view, @Nullable Generation generation) {
         synchronized (structure) {
             Shared definition = shared.computeIfAbsent(view.fingerprint(), key -> new Shared(view, partitionField));
             definition.users++;
@@ -317,12 +317,12 @@ final class ViewRegistry {
         }
     }
 
-    @Nullable ObjectId generation(ViewKey key) {
+    @Nullable Generation generation(ViewKey key) {
         Entry entry = byId.get(key.id());
         return entry == null ? null : entry.generation();
     }
 
-    void setGeneration(ViewKey key, @Nullable ObjectId generation) {
+    void setGeneration(ViewKey key, @Nullable Generation generation) {
         Entry entry = entryOf(key);
         if (entry != null) {
             entry.setGeneration(generation);
@@ -402,7 +402,7 @@ final class ViewRegistry {
 
         private @Nullable String lastError;
 
-        private @Nullable ObjectId generation;
+        private @Nullable Generation generation;
 
         private @Nullable Instant lastRun;
 
@@ -416,7 +416,7 @@ final class ViewRegistry {
 
         private final Shared definition;
 
-        Entry(ViewDefinition view, @Nullable ObjectId generation, Map<String, WatchedFields> watched, Shared definition) {
+        Entry(ViewDefinition view, @Nullable Generation generation, Map<String, WatchedFields> watched, Shared definition) {
             this.view = view;
             this.key = view.key();
             this.generation = generation;
@@ -449,11 +449,11 @@ final class ViewRegistry {
             }
         }
 
-        synchronized @Nullable ObjectId generation() {
+        synchronized @Nullable Generation generation() {
             return generation;
         }
 
-        synchronized void setGeneration(@Nullable ObjectId value) {
+        synchronized void setGeneration(@Nullable Generation value) {
             generation = value;
         }
 
@@ -470,7 +470,7 @@ final class ViewRegistry {
 
         synchronized ViewSnapshot snapshot() {
             return new ViewSnapshot(key.partition(), key.id(), state.value(), view.collections(),
-                    view.targetCollection(), generation == null ? null : generation.toHexString(), lastRun, lastError,
+                    view.targetCollection(), generation == null ? null : generation.toString(), lastRun, lastError,
                     lastOutcome, lastMode, lastReconciled, driftRows);
         }
     }

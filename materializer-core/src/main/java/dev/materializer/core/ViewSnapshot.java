@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param state {@code pending} (not run yet), {@code ok}, {@code errored} or {@code cycle}
  * @param sources the source collections
  * @param target the target collection
- * @param generation the hex of the current generation, when there is one
+ * @param generation the current generation (its number; the hex id of a legacy one), when there is one
  * @param lastRun when it last ran here
  * @param lastError why it is errored
  * @param lastOutcome how its last pass ended
@@ -41,7 +41,7 @@ public record ViewSnapshot(String partition, String id, String state, List<Strin
      * @param state its state
      * @param sources the source collections
      * @param target the target collection
-     * @param generation the hex of the current generation
+     * @param generation the current generation (its number; the hex id of a legacy one)
      * @param lastRun when it last ran here
      * @param lastError why it is errored
      * @param lastOutcome how its last pass ended

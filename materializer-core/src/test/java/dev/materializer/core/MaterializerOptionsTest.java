@@ -28,7 +28,7 @@ class MaterializerOptionsTest {
         assertThat(options.rewatch()).isEqualTo(Duration.ofSeconds(1));
         assertThat(options.maxTime()).isEqualTo(Duration.ofSeconds(30));
         assertThat(options.maxRows()).isEqualTo(100_000);
-        assertThat(options.maxTransactionRows()).isEqualTo(10_000);
+        assertThat(options.maxTransactionRows()).isEqualTo(1_000);
         assertThat(options.generationGrace()).isEqualTo(Duration.ofSeconds(60));
         assertThat(options.passLease()).isEqualTo(Duration.ofSeconds(60));
     }

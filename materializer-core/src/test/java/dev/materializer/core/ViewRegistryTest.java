@@ -18,7 +18,7 @@ import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewKey;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
-import org.bson.types.ObjectId;
+import dev.materializer.core.view.Generation;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,7 +45,7 @@ class ViewRegistryTest {
                 int action = gen.between(0, 9);
                 if (action < 5) {
                     ViewDefinition view = view(gen, id);
-                    ObjectId generation = gen.oneIn(2) ? new ObjectId() : null;
+                    Generation generation = gen.oneIn(2) ? Generation.of(gen.between(1, 1000)) : null;
                     registry.put(view, generation);
                     reference.put(view, generation);
                 }
@@ -109,13 +109,13 @@ class ViewRegistryTest {
 
         final Map<String, ViewDefinition> views = new HashMap<>();
 
-        final Map<String, ObjectId> generations = new HashMap<>();
+        final Map<String, Generation> generations = new HashMap<>();
 
         final Map<String, RunState> states = new HashMap<>();
 
         final Set<String> invalid = new HashSet<>();
 
-        void put(ViewDefinition view, ObjectId generation) {
+        void put(ViewDefinition view, Generation generation) {
             String id = view.key().id();
             invalid.remove(id);
             views.put(id, view);

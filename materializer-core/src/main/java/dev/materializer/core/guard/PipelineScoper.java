@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
@@ -26,11 +27,12 @@ final class PipelineScoper {
     private static final Set<String> GRAPH_LOOKUP_KEYS = Set.of("from", "startWith", "connectFromField",
             "connectToField", "as", "maxDepth", "depthField", "restrictSearchWithMatch");
 
-    private final BsonDocument scope;
+    /** The scope of each collection read: a fresh filter document per call. */
+    private final Function<String, BsonDocument> scopeOf;
     private final Collection<String> readable;
 
-    PipelineScoper(BsonDocument scope, Collection<String> readable) {
-        this.scope = scope;
+    PipelineScoper(Function<String, BsonDocument> scopeOf, Collection<String> readable) {
+        this.scopeOf = scopeOf;
         this.readable = readable;
     }
 
@@ -38,14 +40,15 @@ final class PipelineScoper {
      * A pipeline that reads a collection, guarded: the scope merged into a leading {@code $geoNear}
      * (which must stay first) or else prepended as a {@code $match}.
      */
-    BsonArray guardRead(List<? extends BsonValue> stages, String path) throws ScopeViolationException {
+    BsonArray guardRead(List<? extends BsonValue> stages, String collection, String path)
+            throws ScopeViolationException {
         BsonArray guarded = guardStages(stages, path);
         BsonDocument first = guarded.isEmpty() ? null : guarded.get(0).asDocument();
         if (first != null && first.containsKey("$geoNear")) {
             BsonDocument geoNear = first.getDocument("$geoNear");
-            geoNear.put("query", scoped(geoNear.get("query"), path + "[0].$geoNear.query"));
+            geoNear.put("query", scoped(geoNear.get("query"), collection, path + "[0].$geoNear.query"));
         } else {
-            guarded.add(0, new BsonDocument("$match", scope.clone()));
+            guarded.add(0, new BsonDocument("$match", scopeOf.apply(collection)));
         }
         return guarded;
     }
@@ -86,19 +89,22 @@ final class PipelineScoper {
         BsonDocument lookup = requireDocument(body, path);
         requireKnownKeys(lookup, LOOKUP_KEYS, path);
         requireReadable(lookup.get("from"), path + ".from", "a $lookup without from reads $documents");
-        return replacing(lookup, "pipeline", guardRead(subPipeline(lookup, path), path + ".pipeline"));
+        return replacing(lookup, "pipeline", guardRead(subPipeline(lookup, path),
+                lookup.getString("from").getValue(), path + ".pipeline"));
     }
 
     /** The string form becomes the document form so that it can carry the scope. */
     private BsonDocument unionWith(BsonValue body, String path) throws ScopeViolationException {
         if (body.isString()) {
             requireReadable(body, path, "a $unionWith needs a collection");
-            return new BsonDocument("coll", body).append("pipeline", guardRead(List.of(), path + ".pipeline"));
+            return new BsonDocument("coll", body).append("pipeline",
+                    guardRead(List.of(), body.asString().getValue(), path + ".pipeline"));
         }
         BsonDocument unionWith = requireDocument(body, path);
         requireKnownKeys(unionWith, UNION_WITH_KEYS, path);
         requireReadable(unionWith.get("coll"), path + ".coll", "a $unionWith without coll reads $documents");
-        return replacing(unionWith, "pipeline", guardRead(subPipeline(unionWith, path), path + ".pipeline"));
+        return replacing(unionWith, "pipeline", guardRead(subPipeline(unionWith, path),
+                unionWith.getString("coll").getValue(), path + ".pipeline"));
     }
 
     /** Every document the search visits must match the scope. */
@@ -108,7 +114,8 @@ final class PipelineScoper {
         requireReadable(graphLookup.get("from"), path + ".from", "a $graphLookup needs from");
         String restrictPath = path + ".restrictSearchWithMatch";
         return replacing(graphLookup, "restrictSearchWithMatch",
-                scoped(graphLookup.get("restrictSearchWithMatch"), restrictPath));
+                scoped(graphLookup.get("restrictSearchWithMatch"), graphLookup.getString("from").getValue(),
+                        restrictPath));
     }
 
     /** Facets see the already scoped input; only what they read themselves needs the scope. */
@@ -128,12 +135,13 @@ final class PipelineScoper {
     }
 
     /** The filter and the scope: {@code {$and: [filter, scope]}}, or the scope alone when there is none. */
-    private BsonDocument scoped(@Nullable BsonValue filter, String path) throws ScopeViolationException {
+    private BsonDocument scoped(@Nullable BsonValue filter, String collection, String path)
+            throws ScopeViolationException {
         if (filter == null) {
-            return scope.clone();
+            return scopeOf.apply(collection);
         }
         BsonDocument existing = requireDocument(filter, path);
-        return new BsonDocument("$and", new BsonArray(List.of(existing.clone(), scope.clone())));
+        return new BsonDocument("$and", new BsonArray(List.of(existing.clone(), scopeOf.apply(collection))));
     }
 
     private void requireReadable(@Nullable BsonValue collection, String path, String whenMissing)

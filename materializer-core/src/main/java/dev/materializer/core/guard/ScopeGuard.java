@@ -3,29 +3,32 @@ package dev.materializer.core.guard;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 
 import org.bson.BsonArray;
 import org.bson.BsonBoolean;
 import org.bson.BsonDocument;
-import org.bson.BsonObjectId;
 import org.bson.BsonString;
 import org.bson.BsonValue;
-import org.bson.types.ObjectId;
+import org.jspecify.annotations.Nullable;
 
+import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewFilter;
 
 /**
  * Rewrites a view's pipeline so that, in every collection it reads, it reads only the documents of
- * its partition and, among rows of targets of views, only those of current generations (documents
- * without {@code _viewGen} are source documents and pass). Refuses pipelines that write or read
- * outside the view's sources.
+ * its partition and, in the target of another view of the partition, only the rows of that view's
+ * current generation. Refuses pipelines that write or read outside the view's sources.
  *
- * <p>Every read gets the scope {@code {<partitionField>: partition, $or: [{_viewGen: {$exists: false}},
- * {_viewGen: {$in: generations}}]}}: the pipeline itself and each {@code $lookup} and
- * {@code $unionWith} sub-pipeline start with it as a {@code $match} (merged into the {@code query} of
- * a leading {@code $geoNear}, which must stay first), and each {@code $graphLookup} restricts its
- * search with it. {@code $facet} sub-pipelines see the scoped input and are checked for their own
- * reads. Refused at any depth: {@code $merge} and {@code $out}, stages that read outside the sources
+ * <p>Every read gets the scope of its collection: {@code {<partitionField>: partition}} and, for a
+ * collection that is the target of a view of the partition, either a document without the engine's
+ * row fields (a source document) or a row of the view's current generation (the terms of
+ * {@link ViewFilter#rowsOf}); in any other collection only documents without those fields. The
+ * pipeline itself and each {@code $lookup} and {@code $unionWith} sub-pipeline start with the scope
+ * of the collection they read as a {@code $match} (merged into the {@code query} of a leading
+ * {@code $geoNear}, which must stay first), and each {@code $graphLookup} restricts its search with
+ * it. {@code $facet} sub-pipelines see the scoped input and are checked for their own reads.
+ * Refused at any depth: {@code $merge} and {@code $out}, stages that read outside the sources
  * (server and collection metadata, {@code $documents}, change streams), search stages (they must
  * come first, before any scope), reads of collections not among the readable ones or of other
  * databases, and malformed stages.
@@ -54,14 +57,16 @@ public final class ScopeGuard {
      * @param pipeline the view's stages
      * @param partition the partition the view is for
      * @param readable the collections the view may read (its sources)
-     * @param generations the current generations of the views of the partition
+     * @param collection the collection the pipeline runs on
+     * @param generations per target of a view of the partition, that view's current generation
+     *     (null before its first run)
      * @return a new pipeline, scoped at every read
      * @throws ScopeViolationException when the pipeline writes or reads outside its sources
      */
     public List<BsonDocument> scope(List<BsonDocument> pipeline, String partition, Collection<String> readable,
-            Collection<ObjectId> generations) throws ScopeViolationException {
-        BsonArray guarded = new PipelineScoper(scopeMatch(partition, generations), readable)
-                .guardRead(pipeline, "pipeline");
+            String collection, Map<String, @Nullable Generation> generations) throws ScopeViolationException {
+        BsonArray guarded = new PipelineScoper(read -> scopeMatch(partition, read, generations), readable)
+                .guardRead(pipeline, collection, "pipeline");
         List<BsonDocument> stages = new ArrayList<>(guarded.size());
         for (BsonValue stage : guarded) {
             stages.add(stage.asDocument());
@@ -70,20 +75,22 @@ public final class ScopeGuard {
     }
 
     /**
-     * The filter every read of the view is scoped by: its partition, and of targets of views only the
-     * current generations.
+     * The filter every read of a collection is scoped by: the partition, and in the target of a
+     * view of the partition only the rows of its current generation.
      * @param partition the partition the view is for
-     * @param generations the current generations of the views of the partition
+     * @param collection the collection read
+     * @param generations per target of a view of the partition, its current generation
      * @return a new filter document
      */
-    public BsonDocument scopeMatch(String partition, Collection<ObjectId> generations) {
-        BsonArray current = new BsonArray(new ArrayList<>(generations.size()));
-        for (ObjectId generation : generations) {
-            current.add(new BsonObjectId(generation));
+    public BsonDocument scopeMatch(String partition, String collection, Map<String, @Nullable Generation> generations) {
+        BsonDocument scope = new BsonDocument(partitionField, new BsonString(partition));
+        BsonDocument sourceDocument = new BsonDocument(ViewFilter.TO_FIELD, new BsonDocument("$exists", BsonBoolean.FALSE))
+            .append(ViewFilter.GENERATION_FIELD, new BsonDocument("$exists", BsonBoolean.FALSE));
+        if (!generations.containsKey(collection)) {
+            scope.putAll(sourceDocument);
+            return scope;
         }
-        BsonArray sourceOrCurrent = new BsonArray(List.of(
-                new BsonDocument(ViewFilter.GENERATION_FIELD, new BsonDocument("$exists", BsonBoolean.FALSE)),
-                new BsonDocument(ViewFilter.GENERATION_FIELD, new BsonDocument("$in", current))));
-        return new BsonDocument(partitionField, new BsonString(partition)).append("$or", sourceOrCurrent);
+        return scope.append("$or", new BsonArray(List.of(sourceDocument,
+                ViewFilter.rowsOf(generations.get(collection)))));
     }
 }

@@ -32,6 +32,9 @@ import dev.materializer.core.routing.SourceChange.UpdatedFields;
  * <li>Drop, rename, drop of the database, invalidate and any other event: all.</li>
  * </ul>
  *
+ * <p>Events of the row versions the engine writes to a target another view reads go only to their
+ * own partition, or nowhere (see {@link RowVersionEvents}).
+ *
  * <p>Immutable and thread-safe; runs for every event, so it allocates little.
  */
 public final class PartitionRouter {
@@ -48,6 +51,8 @@ public final class PartitionRouter {
 
     private final Map<String, PartitionMapping> storageSources;
 
+    private final RowVersionEvents versions;
+
     /**
      * Creates a router.
      * @param partitionField the field that names the partition of a document
@@ -63,6 +68,7 @@ public final class PartitionRouter {
         this.partitionField = partitionField;
         this.partitionFieldPrefix = partitionField + ".";
         this.storageSources = Map.copyOf(storageSources);
+        this.versions = new RowVersionEvents(partitionField);
     }
 
     /**
@@ -72,6 +78,10 @@ public final class PartitionRouter {
      * @return the affected partitions
      */
     public AffectedPartitions route(String source, SourceChange change) {
+        AffectedPartitions ofVersions = versions.route(change);
+        if (ofVersions != null) {
+            return ofVersions;
+        }
         switch (change.operation()) {
             case INSERT:
                 return routeInsert(source, change);

@@ -2,17 +2,23 @@ package dev.materializer.core.view;
 
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
+import org.bson.BsonInt64;
+import org.bson.BsonObjectId;
 import org.bson.BsonString;
-import org.bson.BsonValue;
 import org.bson.Document;
 import org.bson.conversions.Bson;
-import org.bson.types.ObjectId;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The filter a reader of a target applies to read one view: its partition and its current
  * generation, so every read sees one whole generation, never a half-written one. Before the first
  * run it matches nothing.
+ *
+ * <p>A target keeps versions of rows: each stored version names the generation it appeared in
+ * ({@value #FROM_FIELD}) and the one that superseded it ({@value #TO_FIELD}, {@link #OPEN} while
+ * it is current). The rows of generation {@code g} are the versions with
+ * {@code _viewFrom <= g < _viewTo}; a pass writing generation {@code g+1} only adds versions above
+ * {@code g} and closes versions at {@code g+1}, so what a reader of {@code g} sees never moves.
  *
  * <pre>{@code
  * Document view = views.find(eq("_id", "revenue")).first();
@@ -27,11 +33,26 @@ public final class ViewFilter {
     /** The default field of a view document that holds its status. */
     public static final String DEFAULT_STATUS_FIELD = "_materializerStatus";
 
-    /** The field of a row that names its generation. */
-    public static final String GENERATION_FIELD = "_viewGen";
+    /** The field of a row version that names the generation it appeared in. */
+    public static final String FROM_FIELD = "_viewFrom";
+
+    /** The field of a row version that names the generation that superseded it. */
+    public static final String TO_FIELD = "_viewTo";
+
+    /** The field of a row version that keeps the row's own {@code _id}, as the pipeline gave it. */
+    public static final String ROW_FIELD = "_viewRow";
 
     /** The field of a row that keeps the hash of its content. */
     public static final String HASH_FIELD = "_viewHash";
+
+    /**
+     * The field of a row written by an engine before row versions: its generation's id. Such rows
+     * are read until the first pass of this engine rebuilds the view, then removed.
+     */
+    public static final String GENERATION_FIELD = "_viewGen";
+
+    /** The {@value #TO_FIELD} of a current version: no generation superseded it yet. */
+    public static final long OPEN = Long.MAX_VALUE;
 
     private ViewFilter() {
     }
@@ -61,9 +82,8 @@ public final class ViewFilter {
                     + partitionField + "' (a non-empty string is needed)");
         }
         Object status = view.get(statusField);
-        Object generation = status instanceof Document document ? document.get("generation") : null;
-        return new Document(partitionField, partition).append(GENERATION_FIELD,
-                generation instanceof ObjectId ? generation : new Document("$in", java.util.List.of()));
+        Object generation = status instanceof Document document ? document.get(ViewStatus.GENERATION_KEY) : null;
+        return of(partitionField, text, generationOf(generation));
     }
 
     /**
@@ -73,9 +93,39 @@ public final class ViewFilter {
      * @param generation the current generation, or null before the first run
      * @return the filter
      */
-    public static BsonDocument of(String partitionField, String partition, @Nullable ObjectId generation) {
-        BsonValue generationMatch = generation == null ? new BsonDocument("$in", new BsonArray())
-                : new org.bson.BsonObjectId(generation);
-        return new BsonDocument(partitionField, new BsonString(partition)).append(GENERATION_FIELD, generationMatch);
+    public static BsonDocument of(String partitionField, String partition, @Nullable Generation generation) {
+        BsonDocument filter = new BsonDocument(partitionField, new BsonString(partition));
+        filter.putAll(rowsOf(generation));
+        return filter;
     }
+
+    /**
+     * The terms of a filter that select the rows of a generation, without the partition: the
+     * versions it sees, the rows of a legacy generation by their id, nothing before the first run.
+     * @param generation the generation, or null before the first run
+     * @return a new document of filter terms
+     */
+    public static BsonDocument rowsOf(@Nullable Generation generation) {
+        if (generation == null) {
+            return new BsonDocument(TO_FIELD, new BsonDocument("$in", new BsonArray()));
+        }
+        if (generation.isLegacy()) {
+            return new BsonDocument(GENERATION_FIELD, new BsonObjectId(generation.legacy()));
+        }
+        BsonInt64 number = new BsonInt64(generation.number());
+        return new BsonDocument(TO_FIELD, new BsonDocument("$gt", number))
+            .append(FROM_FIELD, new BsonDocument("$lte", number));
+    }
+
+    private static @Nullable Generation generationOf(@Nullable Object stored) {
+        if (stored instanceof Long || stored instanceof Integer) {
+            long number = ((Number) stored).longValue();
+            return number > 0 ? Generation.of(number) : null;
+        }
+        if (stored instanceof org.bson.types.ObjectId id) {
+            return Generation.legacy(id);
+        }
+        return null;
+    }
+
 }

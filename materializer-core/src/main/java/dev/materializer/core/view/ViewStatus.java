@@ -7,16 +7,14 @@ import java.util.Objects;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
 import org.bson.BsonNull;
-import org.bson.BsonObjectId;
 import org.bson.BsonString;
 import org.bson.BsonValue;
-import org.bson.types.ObjectId;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The status field of a view document: its state and last error, when it was written, the current
- * generation of its rows, the previous generation (kept for a grace time after a flip), and the
- * lease of a pass in groups.
+ * generation of its rows, the previous generation (readable for a grace time after a flip), the
+ * lease of a pass that writes in groups, the write version and the count of write attempts.
  *
  * <p>Immutable and thread-safe. Times are kept to the millisecond, as BSON dates store them, so a
  * status reads back equal to what was written.
@@ -30,15 +28,25 @@ import org.jspecify.annotations.Nullable;
  * @param version the write version: every pass that writes or confirms the rows moves it by one
  *     with a compare-and-set, so a pass that started from an older version can never flip or confirm
  *     over a newer one; 0 before the first such pass
+ * @param attempts how many passes began writing row versions: each takes the next number as the
+ *     generation it writes, so a number above the current generation names an attempt that did not
+ *     flip, whose leftovers the next attempt removes; 0 before the first
  */
 public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, @Nullable Instant at,
-        @Nullable ObjectId generation, @Nullable Previous previous, @Nullable Lease lease, long version) {
+        @Nullable Generation generation, @Nullable Previous previous, @Nullable Lease lease, long version,
+        long attempts) {
 
     /** The status of a view never run. */
-    public static final ViewStatus NONE = new ViewStatus(null, null, null, null, null, null, 0);
+    public static final ViewStatus NONE = new ViewStatus(null, null, null, null, null, null, 0, 0);
 
     /** The field of the write version in the status. */
     public static final String VERSION = "version";
+
+    /** The field of the count of write attempts in the status. */
+    public static final String ATTEMPTS = "attempts";
+
+    /** The field of the current generation in the status. */
+    public static final String GENERATION_KEY = "generation";
 
     /**
      * A status at write version 0.
@@ -50,8 +58,8 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
      * @param lease the lease of a pass in groups
      */
     public ViewStatus(@Nullable ViewState state, @Nullable String lastError, @Nullable Instant at,
-            @Nullable ObjectId generation, @Nullable Previous previous, @Nullable Lease lease) {
-        this(state, lastError, at, generation, previous, lease, 0);
+            @Nullable Generation generation, @Nullable Previous previous, @Nullable Lease lease) {
+        this(state, lastError, at, generation, previous, lease, 0, 0);
     }
 
     private static final String STATE = "state";
@@ -84,8 +92,8 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
         BsonValue lastError = status.get(LAST_ERROR);
         return new ViewStatus(state != null && state.isString() ? ViewState.fromValue(state.asString().getValue()) : null,
                 lastError != null && lastError.isString() ? lastError.asString().getValue() : null,
-                instant(status.get(AT)), objectId(status.get(GENERATION)), Previous.fromBson(status.get(PREVIOUS)),
-                Lease.fromBson(status.get(LEASE)), version(status.get(VERSION)));
+                instant(status.get(AT)), Generation.fromBson(status.get(GENERATION)), Previous.fromBson(status.get(PREVIOUS)),
+                Lease.fromBson(status.get(LEASE)), version(status.get(VERSION)), version(status.get(ATTEMPTS)));
     }
 
     /** The status as stored, without absent fields. */
@@ -101,7 +109,7 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
             document.append(AT, date(at));
         }
         if (generation != null) {
-            document.append(GENERATION, new BsonObjectId(generation));
+            document.append(GENERATION, generation.toBson());
         }
         if (previous != null) {
             document.append(PREVIOUS, previous.toBson());
@@ -112,6 +120,9 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
         if (version != 0) {
             document.append(VERSION, new org.bson.BsonInt64(version));
         }
+        if (attempts != 0) {
+            document.append(ATTEMPTS, new org.bson.BsonInt64(attempts));
+        }
         return document;
     }
 
@@ -121,10 +132,6 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
 
     private static long version(@Nullable BsonValue value) {
         return value != null && value.isNumber() ? value.asNumber().longValue() : 0;
-    }
-
-    private static @Nullable ObjectId objectId(@Nullable BsonValue value) {
-        return value != null && value.isObjectId() ? value.asObjectId().getValue() : null;
     }
 
     private static BsonDateTime date(Instant instant) {
@@ -141,7 +148,7 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
      * @param generation the previous generation, null when the flip was the first
      * @param flippedAt the server time of the flip
      */
-    public record Previous(@Nullable ObjectId generation, @Nullable Instant flippedAt) {
+    public record Previous(@Nullable Generation generation, @Nullable Instant flippedAt) {
 
         /** Keeps {@code flippedAt} to the millisecond, as BSON stores it. */
         public Previous {
@@ -154,12 +161,12 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
                 return null;
             }
             BsonDocument document = value.asDocument();
-            return new Previous(objectId(document.get(GENERATION)), instant(document.get("flippedAt")));
+            return new Previous(Generation.fromBson(document.get(GENERATION)), instant(document.get("flippedAt")));
         }
 
         BsonDocument toBson() {
             BsonDocument document = new BsonDocument(GENERATION,
-                    generation == null ? BsonNull.VALUE : new BsonObjectId(generation));
+                    generation == null ? BsonNull.VALUE : generation.toBson());
             if (flippedAt != null) {
                 document.append("flippedAt", date(flippedAt));
             }
@@ -168,17 +175,15 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
     }
 
     /**
-     * The lease of a pass that writes a new generation in groups.
+     * The lease of a pass that writes row versions in groups.
      * @param owner who holds it (unique per pass)
-     * @param generation the generation the pass writes
      * @param until when it ends, in server time
      */
-    public record Lease(String owner, ObjectId generation, Instant until) {
+    public record Lease(String owner, Instant until) {
 
         /** Keeps {@code until} to the millisecond, as BSON stores it. */
         public Lease {
             Objects.requireNonNull(owner, "owner");
-            Objects.requireNonNull(generation, "generation");
             until = Objects.requireNonNull(millis(until), "until");
         }
 
@@ -189,17 +194,15 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
             }
             BsonDocument document = value.asDocument();
             BsonValue owner = document.get("owner");
-            ObjectId generation = objectId(document.get(GENERATION));
             Instant until = instant(document.get("until"));
-            if (owner == null || !owner.isString() || generation == null || until == null) {
+            if (owner == null || !owner.isString() || until == null) {
                 return null;
             }
-            return new Lease(owner.asString().getValue(), generation, until);
+            return new Lease(owner.asString().getValue(), until);
         }
 
         BsonDocument toBson() {
-            return new BsonDocument("owner", new BsonString(owner)).append(GENERATION, new BsonObjectId(generation))
-                .append("until", date(until));
+            return new BsonDocument("owner", new BsonString(owner)).append("until", date(until));
         }
     }
 }

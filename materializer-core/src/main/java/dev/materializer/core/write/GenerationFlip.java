@@ -4,6 +4,7 @@ import java.util.List;
 
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoCollection;
+import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewStatus;
 import org.bson.BsonArray;
@@ -11,10 +12,8 @@ import org.bson.BsonBoolean;
 import org.bson.BsonDocument;
 import org.bson.BsonInt64;
 import org.bson.BsonNull;
-import org.bson.BsonObjectId;
 import org.bson.BsonString;
 import org.bson.BsonValue;
-import org.bson.types.ObjectId;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,19 +40,16 @@ final class GenerationFlip {
     /**
      * The flip of a pass in groups: sets the generation, the previous generation with the server's
      * time, ends the lease and moves the version.
+     * @param expected the generation the pass started from
+     * @param generation the generation it wrote (its attempt number)
      * @return false when the pass lost its lease, or another pass wrote the view since it started
      */
-    boolean flip(ViewDefinition view, @Nullable ObjectId expected, long version, ObjectId generation, String owner) {
+    boolean flip(ViewDefinition view, @Nullable Generation expected, long version, long generation, String owner) {
         BsonDocument filter = expecting(view, expected, version)
             .append(views.status("lease.owner"), new BsonString(owner))
             .append("$expr", views.leaseIsLive());
-        BsonValue previous = expected == null ? BsonNull.VALUE : new BsonObjectId(expected);
-        BsonDocument update = new BsonDocument("$set",
-                new BsonDocument(views.status("generation"), new BsonObjectId(generation))
-                    .append(views.status("previous.generation"), previous))
-            .append("$currentDate", new BsonDocument(views.status("previous.flippedAt"), BsonBoolean.TRUE))
-            .append("$unset", new BsonDocument(views.status("lease"), new BsonString("")))
-            .append("$inc", inc());
+        BsonDocument update = flipTo(expected, generation)
+            .append("$unset", new BsonDocument(views.status("lease"), new BsonString("")));
         return views.collection().updateOne(filter, update).getMatchedCount() == 1;
     }
 
@@ -62,38 +58,53 @@ final class GenerationFlip {
      * version too, so a pass that started before it and would write an older result gives way.
      * @return false when another pass wrote the view since this one started
      */
-    boolean confirm(ViewDefinition view, @Nullable ObjectId expected, long version) {
+    boolean confirm(ViewDefinition view, @Nullable Generation expected, long version) {
         return views.collection().updateOne(expecting(view, expected, version), new BsonDocument("$inc", inc()))
             .getMatchedCount() == 1;
     }
 
     /**
-     * The compare-and-set of a transaction that wrote rows: names the first generation when there
-     * is none yet, and moves the version. Inside the transaction a concurrent writer of the view
-     * document is a write conflict.
-     * @return false when another pass wrote the view since this one started
+     * The flip of a pass that writes in one transaction, made first in it: it needs the generation,
+     * the version and the count of attempts the pass started from and no live lease, counts the
+     * attempt, and flips to it. Inside the transaction a concurrent writer of the view document is a
+     * write conflict, so two passes cannot both commit.
+     * @param attempts the count of attempts the pass read; it writes generation {@code attempts + 1}
+     * @return false when another pass wrote or holds the view
      */
-    boolean commitInTransaction(ClientSession session, MongoCollection<BsonDocument> viewsInSession,
-            ViewDefinition view, @Nullable ObjectId expected, ObjectId generation, long version) {
-        BsonDocument update = new BsonDocument("$inc", inc());
-        if (expected == null) {
-            update.append("$set", new BsonDocument(views.status("generation"), new BsonObjectId(generation)));
-        }
-        return viewsInSession.updateOne(session, expecting(view, expected, version), update).getMatchedCount() == 1;
+    boolean flipInTransaction(ClientSession session, MongoCollection<BsonDocument> viewsInSession,
+            ViewDefinition view, @Nullable Generation expected, long version, long attempts) {
+        long generation = attempts + 1;
+        BsonDocument filter = expecting(view, expected, version)
+            .append(views.status(ViewStatus.ATTEMPTS), atCount(attempts))
+            .append("$expr", new BsonDocument("$not", new BsonArray(List.of(views.leaseIsLive()))));
+        BsonDocument update = flipTo(expected, generation);
+        update.getDocument("$set").append(views.status(ViewStatus.ATTEMPTS), new BsonInt64(generation));
+        return viewsInSession.updateOne(session, filter, update).getMatchedCount() == 1;
+    }
+
+    private BsonDocument flipTo(@Nullable Generation expected, long generation) {
+        BsonValue previous = expected == null ? BsonNull.VALUE : expected.toBson();
+        return new BsonDocument("$set",
+                new BsonDocument(views.status(ViewStatus.GENERATION_KEY), new BsonInt64(generation))
+                    .append(views.status("previous.generation"), previous))
+            .append("$currentDate", new BsonDocument(views.status("previous.flippedAt"), BsonBoolean.TRUE))
+            .append("$inc", inc());
     }
 
     private BsonDocument inc() {
         return new BsonDocument(views.status(ViewStatus.VERSION), ONE_MORE.get(ViewStatus.VERSION));
     }
 
-    private BsonDocument expecting(ViewDefinition view, @Nullable ObjectId expected, long version) {
-        BsonValue generation = expected == null ? new BsonDocument("$exists", BsonBoolean.FALSE)
-                : new BsonObjectId(expected);
-        // Version 0 is also a status written before versions existed: the field is absent.
-        BsonValue atVersion = version == 0
-                ? new BsonDocument("$in", new BsonArray(List.of(BsonNull.VALUE, new BsonInt64(0))))
-                : new BsonInt64(version);
-        return views.filter(view).append(views.status("generation"), generation)
-            .append(views.status(ViewStatus.VERSION), atVersion);
+    /** The view document at the generation and write version a pass started from. */
+    BsonDocument expecting(ViewDefinition view, @Nullable Generation expected, long version) {
+        BsonValue generation = expected == null ? new BsonDocument("$exists", BsonBoolean.FALSE) : expected.toBson();
+        return views.filter(view).append(views.status(ViewStatus.GENERATION_KEY), generation)
+            .append(views.status(ViewStatus.VERSION), atCount(version));
+    }
+
+    /** A count as stored: 0 is also a status written before the count existed, without the field. */
+    private static BsonValue atCount(long count) {
+        return count == 0 ? new BsonDocument("$in", new BsonArray(List.of(BsonNull.VALUE, new BsonInt64(0))))
+                : new BsonInt64(count);
     }
 }

@@ -1,8 +1,8 @@
 package dev.materializer.core.write;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import com.mongodb.MongoException;
@@ -12,18 +12,20 @@ import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.guard.ScopeViolationException;
 import dev.materializer.core.hash.RowHasher;
+import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewKey;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonValue;
-import org.bson.types.ObjectId;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Runs a view's guarded pipeline and hands its result over in groups of {@value TargetRows#GROUP_SIZE}
- * rows, each with the hash of its content. A refusal of the guard, a failure of the pipeline, a row
- * without {@code _id} and a result over {@code maxRows} are errors of the view.
+ * Runs a view's guarded pipeline and hands its result over row by row, sorted by {@code _id} (the
+ * server sorts, spilling to disk when it must), each row with the hash of its content; the driver
+ * fetches {@value TargetRows#GROUP_SIZE} rows at a time, so a pass holds one batch, never the whole
+ * result. A refusal of the guard, a failure of the pipeline, a row without {@code _id} and a result
+ * over {@code maxRows} are errors of the view.
  *
  * <p>Immutable and thread-safe; each {@link Cursor} belongs to one pass.
  */
@@ -36,6 +38,8 @@ final class ResultReader {
     private final RowHasher hasher;
 
     private final TargetRows rows;
+
+    private static final BsonDocument BY_ID = new BsonDocument("$sort", new BsonDocument("_id", new BsonInt32(1)));
 
     private final int maxRows;
 
@@ -53,23 +57,27 @@ final class ResultReader {
 
     /**
      * Starts the pipeline of a view.
-     * @param generations the current generations of the views of its partition, the only target rows
-     *     it may read
+     * @param generations per target of a view of its partition, that view's current generation: the
+     *     only target rows it may read
      */
-    Cursor open(ViewDefinition view, Collection<ObjectId> generations) throws ViewRunException {
+    Cursor open(ViewDefinition view, Map<String, @Nullable Generation> generations) throws ViewRunException {
         List<BsonDocument> pipeline;
         try {
-            pipeline = new ArrayList<>(guard.scope(view.pipeline(), view.partition(), view.collections(), generations));
+            pipeline = new ArrayList<>(guard.scope(view.pipeline(), view.partition(), view.collections(),
+                    view.primarySource(), generations));
         }
         catch (ScopeViolationException ex) {
             throw new ViewRunException(ex.getMessage());
         }
+        // Sorted as the stored rows are read, so the two merge without holding either
+        pipeline.add(BY_ID.clone());
         // One row more than allowed tells a result at the limit from one over it
         pipeline.add(new BsonDocument("$limit", new BsonInt32(maxRows + 1)));
         MongoCursor<BsonDocument> cursor;
         try {
             cursor = database.getCollection(view.primarySource(), BsonDocument.class)
                 .aggregate(pipeline)
+                .allowDiskUse(true)
                 .maxTime(maxTimeMillis, TimeUnit.MILLISECONDS)
                 .batchSize(TargetRows.GROUP_SIZE)
                 .cursor();
@@ -101,14 +109,10 @@ final class ResultReader {
             this.cursor = cursor;
         }
 
-        /** The next group of rows, or null at the end of the result. */
+        /** The next row, in {@code _id} order, or null at the end of the result. */
         @Nullable
-        List<ResultRow> nextGroup() throws ViewRunException {
-            List<ResultRow> group = new ArrayList<>(TargetRows.GROUP_SIZE);
-            while (group.size() < TargetRows.GROUP_SIZE && hasNext()) {
-                group.add(rowOf(cursor.next()));
-            }
-            return group.isEmpty() ? null : group;
+        ResultRow next() throws ViewRunException {
+            return hasNext() ? rowOf(cursor.next()) : null;
         }
 
         private boolean hasNext() throws ViewRunException {

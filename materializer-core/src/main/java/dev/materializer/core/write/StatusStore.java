@@ -1,11 +1,13 @@
 package dev.materializer.core.write;
 
 import java.time.Instant;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import com.mongodb.client.model.Projections;
 import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewState;
 import dev.materializer.core.view.ViewStatus;
@@ -15,7 +17,6 @@ import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonString;
 import org.bson.BsonValue;
-import org.bson.types.ObjectId;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,6 +33,12 @@ public final class StatusStore {
      * run, so a restart can tell a view whose definition changed while the engine was down.
      */
     public static final String FINGERPRINT_FIELD = "fingerprint";
+
+    /** The field of a view document that names its target. */
+    private static final String TARGET_FIELD = "targetCollection";
+
+    /** Stands for "no generation yet" in a map that cannot hold null values while merging. */
+    private static final Generation NONE = Generation.of(Long.MAX_VALUE);
 
     private final ViewDocuments views;
 
@@ -149,18 +156,25 @@ public final class StatusStore {
             .first();
     }
 
-    /** The current generations of the views of a partition: the target rows its pipelines may read. */
-    List<ObjectId> currentGenerations(String partition) {
-        List<ObjectId> generations = new ArrayList<>();
+    /**
+     * Per target of a view of a partition, that view's current generation (null before its first
+     * run): the target rows the partition's pipelines may read.
+     */
+    Map<String, @Nullable Generation> currentGenerations(String partition) {
+        Map<String, @Nullable Generation> generations = new HashMap<>();
         views.collection()
             .find(new BsonDocument(views.partitionField(), new BsonString(partition)))
-            .projection(Projections.include(views.status("generation")))
+            .projection(Projections.include(TARGET_FIELD, views.status(ViewStatus.GENERATION_KEY)))
             .forEach(document -> {
-                ObjectId generation = statusOf(document.get(views.statusField())).generation();
-                if (generation != null) {
-                    generations.add(generation);
+                BsonValue target = document.get(TARGET_FIELD);
+                if (target != null && target.isString()) {
+                    Generation generation = statusOf(document.get(views.statusField())).generation();
+                    // Two views writing one target are refused; were both here, the one that ran reads
+                    generations.merge(target.asString().getValue(), generation == null ? NONE : generation,
+                            (one, other) -> one == NONE ? other : one);
                 }
             });
+        generations.replaceAll((target, generation) -> generation == NONE ? null : generation);
         return generations;
     }
 

@@ -5,22 +5,27 @@ import java.util.Set;
 
 import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.ReplaceOptions;
+import com.mongodb.client.model.UpdateOneModel;
 import dev.materializer.core.hash.RowHasher;
 import dev.materializer.core.hash.TargetIdCheck;
 import dev.materializer.core.hash.TargetIdStrategy;
+import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewFilter;
 import org.bson.BsonArray;
 import org.bson.BsonBoolean;
 import org.bson.BsonDocument;
-import org.bson.BsonObjectId;
+import org.bson.BsonInt64;
 import org.bson.BsonString;
 import org.bson.BsonValue;
 import org.bson.types.ObjectId;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The shape of the rows in a target: the stored {@code _id} (from the {@link TargetIdStrategy}),
- * the content, the partition field, {@code _viewGen} and {@code _viewHash}; and the filters that
- * select a partition's rows. Every filter of a write names the partition, so writes to a target
+ * The shape of the row versions in a target, and the filters that select them. A version is the
+ * stored {@code _id} (from the {@link TargetIdStrategy}, given the id of the attempt that wrote it, so
+ * versions of one row never share an id), the content, the partition field, {@code _viewRow} (the
+ * row's own {@code _id}), {@code _viewFrom} and {@code _viewTo} (the generations it appeared and was
+ * superseded in) and {@code _viewHash}. Every filter names the partition, so writes to a target
  * sharded by the partition field go to one shard.
  *
  * <p>Immutable and thread-safe.
@@ -29,6 +34,8 @@ final class TargetRows {
 
     /** The writes and reads of a pass go to the server in groups of this size. */
     static final int GROUP_SIZE = 1000;
+
+    private static final BsonInt64 OPEN = new BsonInt64(ViewFilter.OPEN);
 
     private final String partitionField;
 
@@ -42,7 +49,8 @@ final class TargetRows {
         this.partitionField = partitionField;
         this.targetId = targetId;
         this.hasher = hasher;
-        this.engineFields = Set.of("_id", partitionField, ViewFilter.GENERATION_FIELD, ViewFilter.HASH_FIELD);
+        this.engineFields = Set.of("_id", partitionField, ViewFilter.FROM_FIELD, ViewFilter.TO_FIELD,
+                ViewFilter.ROW_FIELD, ViewFilter.HASH_FIELD, ViewFilter.GENERATION_FIELD);
     }
 
     String partitionField() {
@@ -60,32 +68,38 @@ final class TargetRows {
         return content;
     }
 
-    BsonValue storedId(BsonValue rowId, String partition, ObjectId generation) {
-        return targetId.targetId(rowId, partition, generation);
-    }
-
-    /** The row as stored in a generation. */
-    BsonDocument stored(BsonValue rowId, BsonDocument content, String hash, String partition, ObjectId generation) {
-        BsonDocument stored = new BsonDocument("_id", storedId(rowId, partition, generation));
-        stored.putAll(content);
+    /** A new current version of a row, appearing in generation {@code from}. */
+    BsonDocument version(ResultRow row, String partition, ObjectId attempt, long from) {
+        BsonDocument stored = new BsonDocument("_id", targetId.targetId(row.id(), partition, attempt));
+        stored.putAll(row.content());
         return stored.append(partitionField, new BsonString(partition))
-            .append(ViewFilter.GENERATION_FIELD, new BsonObjectId(generation))
-            .append(ViewFilter.HASH_FIELD, new BsonString(hash));
+            .append(ViewFilter.ROW_FIELD, row.id())
+            .append(ViewFilter.FROM_FIELD, new BsonInt64(from))
+            .append(ViewFilter.TO_FIELD, OPEN)
+            .append(ViewFilter.HASH_FIELD, new BsonString(row.hash()));
     }
 
     /**
-     * Writes a stored row whatever was there. The filter names the stored id and the partition: on
-     * a target sharded by the partition field (its shard key {@code {<partition>: 1, _id: 1}} or a
-     * hashed partition), an upsert must name the whole shard key to reach its shard.
+     * Writes a version whatever was there, so a write sent twice leaves one version. The filter
+     * names the stored id and the partition: on a target sharded by the partition field an upsert
+     * must name the whole shard key to reach its shard.
      */
-    ReplaceOneModel<BsonDocument> upsert(BsonDocument stored) {
-        return new ReplaceOneModel<>(new BsonDocument("_id", stored.get("_id")).append(partitionField,
-                stored.get(partitionField)), stored, new ReplaceOptions().upsert(true));
+    ReplaceOneModel<BsonDocument> upsert(BsonDocument version) {
+        return new ReplaceOneModel<>(new BsonDocument("_id", version.get("_id")).append(partitionField,
+                version.get(partitionField)), version, new ReplaceOptions().upsert(true));
+    }
+
+    /** Supersedes a current version in generation {@code to}; a version already closed stays as it is. */
+    UpdateOneModel<BsonDocument> close(BsonValue storedId, String partition, long to) {
+        return new UpdateOneModel<>(new BsonDocument("_id", storedId)
+            .append(partitionField, new BsonString(partition))
+            .append(ViewFilter.TO_FIELD, OPEN),
+                new BsonDocument("$set", new BsonDocument(ViewFilter.TO_FIELD, new BsonInt64(to))));
     }
 
     /**
-     * Checks on a row id of the result that the target id strategy keeps partitions and
-     * generations apart, as sharing a target and writing a generation beside another need.
+     * Checks on a row id of the result that the target id strategy keeps partitions and attempts
+     * apart, as sharing a target and writing a version beside another need.
      */
     void verify(BsonValue sampleRowId, String partition) throws ViewRunException {
         try {
@@ -102,14 +116,39 @@ final class TargetRows {
             .append(partitionField, new BsonString(partition));
     }
 
-    /** The rows of a partition in one generation. */
-    BsonDocument inGeneration(String partition, ObjectId generation) {
+    /** The rows of a partition in a generation (none before the first). */
+    BsonDocument inGeneration(String partition, @Nullable Generation generation) {
         return ViewFilter.of(partitionField, partition, generation);
     }
 
-    /** The rows of a partition written by an engine older than generations: they have no {@code _viewGen}. */
-    BsonDocument withoutGeneration(String partition) {
-        return new BsonDocument(partitionField, new BsonString(partition)).append(ViewFilter.GENERATION_FIELD,
-                new BsonDocument("$exists", BsonBoolean.FALSE));
+    /** The current versions an attempt above {@code generation} added and did not flip. */
+    BsonDocument addedAbove(String partition, long generation) {
+        return partition(partition).append(ViewFilter.TO_FIELD, OPEN)
+            .append(ViewFilter.FROM_FIELD, new BsonDocument("$gt", new BsonInt64(generation)));
+    }
+
+    /** The versions an attempt above {@code generation} closed and did not flip. */
+    BsonDocument closedAbove(String partition, long generation) {
+        return partition(partition).append(ViewFilter.TO_FIELD,
+                new BsonDocument("$gt", new BsonInt64(generation)).append("$lt", OPEN));
+    }
+
+    /** Reopens versions: what {@link #closedAbove} selects becomes current again. */
+    static BsonDocument reopen() {
+        return new BsonDocument("$set", new BsonDocument(ViewFilter.TO_FIELD, OPEN));
+    }
+
+    /** The versions superseded at or before a generation: no reader of a later one sees them. */
+    BsonDocument supersededBy(String partition, long generation) {
+        return partition(partition).append(ViewFilter.TO_FIELD, new BsonDocument("$lte", new BsonInt64(generation)));
+    }
+
+    /** The rows of a partition in a format before row versions: they have no {@code _viewTo}. */
+    BsonDocument beforeVersions(String partition) {
+        return partition(partition).append(ViewFilter.TO_FIELD, new BsonDocument("$exists", BsonBoolean.FALSE));
+    }
+
+    private BsonDocument partition(String partition) {
+        return new BsonDocument(partitionField, new BsonString(partition));
     }
 }

@@ -4,18 +4,26 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import com.mongodb.client.model.FindOneAndUpdateOptions;
+import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.ReturnDocument;
+import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewStatus;
 import org.bson.BsonArray;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
-import org.bson.BsonObjectId;
+import org.bson.BsonInt64;
 import org.bson.BsonString;
-import org.bson.types.ObjectId;
+import org.bson.BsonValue;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The lease a pass in groups holds on its view document, in server time. Taking it is a
- * compare-and-set on "no live lease"; renewing it needs the same owner and a lease still live; so a
- * pass that stalled past its lease cannot take the view back from the pass that followed it.
+ * The lease a pass that writes in groups holds on its view document, in server time. Taking it is a
+ * compare-and-set on "no live lease" and on the generation and write version the pass started from,
+ * and it takes the next attempt number (the generation the pass writes); renewing it needs the same
+ * owner and a lease still live; so a pass that stalled past its lease cannot take the view back
+ * from the pass that followed it.
  *
  * <p>The end of the lease is the server's time read just before (with {@code $$NOW}) plus
  * {@code passLease}, set by a classic update: no pipeline-style update, which some servers lack.
@@ -29,28 +37,40 @@ final class ViewLeases {
 
     private final Duration passLease;
 
+    private final GenerationFlip flip;
+
     ViewLeases(ViewDocuments views, Duration passLease) {
         this.views = views;
         this.passLease = passLease;
+        this.flip = new GenerationFlip(views);
     }
 
     /**
-     * Takes the lease for a pass, when no live lease holds the view.
-     * @return false when a live lease holds it, or the view document is gone
+     * Takes the lease for a pass, when no live lease holds the view and nobody wrote it since the
+     * pass started, and counts the attempt.
+     * @param expected the generation the pass started from
+     * @param version the write version the pass started from
+     * @return the attempt's number, the generation it writes; 0 when a live lease holds the view,
+     *     another pass wrote it, or the document is gone
      */
-    boolean take(ViewDefinition view, String owner, ObjectId generation) {
+    long take(ViewDefinition view, String owner, @Nullable Generation expected, long version) {
         Instant now = views.serverNow(view);
         if (now == null) {
-            return false;
+            return 0;
         }
-        BsonDocument filter = views.filter(view)
+        BsonDocument filter = flip.expecting(view, expected, version)
             .append("$expr", new BsonDocument("$not", new BsonArray(List.of(views.leaseIsLive()))));
-        BsonDocument lease = new BsonDocument("owner", new BsonString(owner))
-            .append("generation", new BsonObjectId(generation))
-            .append("until", until(now));
-        return views.collection()
-            .updateOne(filter, new BsonDocument("$set", new BsonDocument(views.status("lease"), lease)))
-            .getMatchedCount() == 1;
+        BsonDocument lease = new BsonDocument("owner", new BsonString(owner)).append("until", until(now));
+        BsonDocument taken = views.collection().findOneAndUpdate(filter,
+                new BsonDocument("$set", new BsonDocument(views.status("lease"), lease))
+                    .append("$inc", new BsonDocument(views.status(ViewStatus.ATTEMPTS), new BsonInt64(1))),
+                new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER)
+                    .projection(Projections.include(views.status(ViewStatus.ATTEMPTS))));
+        if (taken == null) {
+            return 0;
+        }
+        BsonValue status = taken.get(views.statusField());
+        return ViewStatus.fromBson(status != null && status.isDocument() ? status.asDocument() : null).attempts();
     }
 
     /**

@@ -1,7 +1,7 @@
 package dev.materializer.core.write;
 
 import java.time.Duration;
-import java.util.List;
+import java.util.Map;
 
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoClient;
@@ -14,20 +14,19 @@ import dev.materializer.core.WriteMode;
 import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.hash.RowHasher;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewFilter;
-import org.bson.BsonDocument;
-import org.bson.types.ObjectId;
+import dev.materializer.core.view.Generation;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs one view once: its guarded pipeline, the diff of the result with the target by hash, and
- * the write — in one transaction when the deployment offers transactions and the view is small
- * enough, else as a whole new generation in groups, flipped in by a compare-and-set.
+ * Runs one view once: its guarded pipeline, the diff of the result with the stored rows by hash, and
+ * the write of the next generation of row versions ({@link VersionedWriter}) — in one transaction
+ * when the deployment offers transactions and the diff is small, else in groups under a lease,
+ * flipped in by a compare-and-set.
  *
  * <p>Before each run it reads the view's status with the server's time, gives way to a live lease
- * of another pass, and removes the generations no longer needed.
+ * of another pass, and removes the row versions no reader needs any more.
  *
  * <p>Thread-safe. The engine never runs the same view twice at once in one instance; several
  * instances may, and the leases and the compare-and-set flip keep them apart.
@@ -46,9 +45,7 @@ public final class ViewRunner {
 
     private final GenerationSweeper sweeper;
 
-    private final GenerationalWriter generational;
-
-    private final @Nullable TransactionalWriter transactional;
+    private final VersionedWriter writer;
 
     private final GenerationFlip flip;
 
@@ -56,6 +53,9 @@ public final class ViewRunner {
     private final @Nullable MongoClient sessions;
 
     private final ViewVerifier verifier;
+
+    /** Whether the deployment has transactions: small diffs are written in one. */
+    private final boolean transactional;
 
     /**
      * Creates a runner.
@@ -71,6 +71,7 @@ public final class ViewRunner {
         this.database = database;
         this.options = options;
         this.sessions = transactionsClient;
+        this.transactional = transactionsClient != null;
         this.statuses = new StatusStore(database, options);
         this.indexes = new TargetIndexes(database, options.partitionField());
         this.sweeper = new GenerationSweeper(database, options);
@@ -80,10 +81,8 @@ public final class ViewRunner {
         ViewDocuments views = new ViewDocuments(database, options);
         GenerationFlip flip = new GenerationFlip(views);
         this.flip = flip;
-        this.generational = new GenerationalWriter(database, options, reader, rows, hasher,
+        this.writer = new VersionedWriter(database, transactionsClient, options, reader, rows, hasher,
                 new ViewLeases(views, options.passLease()), flip);
-        this.transactional = transactionsClient == null ? null
-                : new TransactionalWriter(transactionsClient, database, options, reader, rows, hasher, flip);
     }
 
     /**
@@ -107,22 +106,11 @@ public final class ViewRunner {
                 throw new PassSupersededException("a pass of another instance holds the view");
             }
             sweeper.sweep(view, status.status(), status.serverNow());
-            ObjectId current = status.status().generation();
-            long version = status.status().version();
-            List<ObjectId> generations = statuses.currentGenerations(view.partition());
-            long currentCount = current == null ? 0
-                    : database.getCollection(view.targetCollection(), BsonDocument.class)
-                        .countDocuments(ViewFilter.of(options.partitionField(), view.partition(), current));
-            TransactionalWriter inTransaction = transactional;
-            if (inTransaction != null && currentCount <= options.maxTransactionRows()) {
-                mode = WriteMode.TRANSACTION;
-                WriteOutcome outcome = writeInTransaction(inTransaction, view, current, version, generations);
-                if (outcome != null) {
-                    return confirmed(view, outcome, current, version, started);
-                }
-            }
-            mode = WriteMode.GENERATION;
-            return confirmed(view, generational.write(view, current, version, generations), current, version, started);
+            Map<String, @Nullable Generation> generations = statuses.currentGenerations(view.partition());
+            mode = transactional ? WriteMode.TRANSACTION : WriteMode.GENERATION;
+            WriteOutcome outcome = writer.write(view, status.status(), generations);
+            mode = outcome.mode();
+            return confirmed(view, outcome, status.status().generation(), status.status().version(), started);
         }
         catch (ViewRunException ex) {
             return new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started), ex.getMessage());
@@ -183,36 +171,11 @@ public final class ViewRunner {
         }
     }
 
-    /** The transactional write, or null when it failed for a reason that calls for a new generation. */
-    private static @Nullable WriteOutcome writeInTransaction(TransactionalWriter writer, ViewDefinition view,
-            @Nullable ObjectId current, long version, List<ObjectId> generations)
-            throws ViewRunException, PassSupersededException {
-        try {
-            return writer.write(view, current, version, generations);
-        }
-        catch (TooLargeForTransactionException ex) {
-            log.info("View {}: {}: it writes a new generation in groups", view.key(), ex.getMessage());
-            return null;
-        }
-        catch (MongoException ex) {
-            if (MongoFailures.isWriteConflict(ex)) {
-                throw new PassSupersededException("another pass wrote the view at the same time ("
-                        + MongoFailures.messageOf(ex) + ")");
-            }
-            if (MongoFailures.isInfrastructure(ex) && !ex.hasErrorLabel("TransientTransactionError")) {
-                throw ex;
-            }
-            log.warn("View {}: the transaction failed ({}): it writes a new generation in groups", view.key(),
-                    MongoFailures.messageOf(ex));
-            return null;
-        }
-    }
-
     /**
      * A result found equal to the stored rows is confirmed with the write-version compare-and-set, so
      * no pass that started earlier can still make an older result current after this conclusion.
      */
-    private PassReport confirmed(ViewDefinition view, WriteOutcome outcome, @Nullable ObjectId current, long version,
+    private PassReport confirmed(ViewDefinition view, WriteOutcome outcome, @Nullable Generation current, long version,
             long started) throws PassSupersededException {
         if (!outcome.changed() && !flip.confirm(view, current, version)) {
             throw new PassSupersededException("another pass wrote the view while this one found it unchanged");

@@ -2,22 +2,19 @@ package dev.materializer.core.write;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Map;
 import java.util.List;
-import java.util.Set;
+import java.util.Map;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import dev.materializer.core.VerifyReport;
 import dev.materializer.core.hash.RowHasher;
+import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewFilter;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
 import org.bson.BsonValue;
-import dev.materializer.core.view.ViewFilter;
-import org.bson.types.ObjectId;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  * and the endpoint's verify. Unlike a pass it reads the stored rows whole and hashes their content
  * again, so it also sees a row edited by hand whose stored hash still says otherwise — which a
  * pass, trusting the stored hash, would leave as it is. Asked to, it marks such rows so the pass
- * that heals the view rewrites them; otherwise it writes nothing.
+ * that heals the view rewrites them; otherwise it writes nothing. It merges the sorted result with
+ * the sorted stored rows, as a pass does, so its memory does not grow with the view.
  *
  * <p>Immutable and thread-safe.
  */
@@ -52,53 +50,64 @@ final class ViewVerifier {
     VerifyReport verify(ViewDefinition view, boolean markEditedRows) throws ViewRunException {
         long started = System.nanoTime();
         String partition = view.partition();
-        @Nullable ObjectId current = statuses.read(view).generation();
-        List<ObjectId> generations = statuses.currentGenerations(partition);
+        @Nullable Generation current = statuses.read(view).generation();
+        Map<String, @Nullable Generation> generations = statuses.currentGenerations(partition);
         MongoCollection<BsonDocument> target = database.getCollection(view.targetCollection(), BsonDocument.class);
-        Map<String, Stored> stored = new HashMap<>();
-        if (current != null) {
-            for (BsonDocument row : target.find(rows.inGeneration(partition, current)).batchSize(TargetRows.GROUP_SIZE)) {
-                BsonValue hash = row.get(ViewFilter.HASH_FIELD);
-                stored.put(hasher.idKey(row.get("_id")), new Stored(row.get("_id"),
-                        hash != null && hash.isString() ? hash.asString().getValue() : null,
-                        hasher.hash(rows.contentOf(row))));
+        Differences differences = new Differences();
+        try (ResultReader.Cursor result = reader.open(view, generations);
+                StoredRows stored = StoredRows.open(target, rows, partition, current, true)) {
+            new RowMerge(result, stored, hasher).run(differences);
+        }
+        catch (PassSupersededException ex) {
+            throw new IllegalStateException("a verification never gives way", ex);
+        }
+        if (markEditedRows && !differences.edited.isEmpty()) {
+            // Their stored hash says "equal": make it say "differs", or the pass would keep them as they are.
+            for (int start = 0; start < differences.edited.size(); start += TargetRows.GROUP_SIZE) {
+                List<BsonValue> group = differences.edited.subList(start,
+                        Math.min(differences.edited.size(), start + TargetRows.GROUP_SIZE));
+                target.updateMany(rows.byIds(group, partition),
+                        new BsonDocument("$set", new BsonDocument(ViewFilter.HASH_FIELD, new BsonString("edited"))));
             }
         }
-        long resultRows = 0;
-        long missing = 0;
-        long changed = 0;
-        Set<String> seen = new HashSet<>();
-        List<BsonValue> edited = new ArrayList<>();
-        try (ResultReader.Cursor result = reader.open(view, generations)) {
-            for (List<ResultRow> group = result.nextGroup(); group != null; group = result.nextGroup()) {
-                for (ResultRow row : group) {
-                    resultRows++;
-                    Stored found = current == null ? null
-                            : stored.get(hasher.idKey(rows.storedId(row.id(), partition, current)));
-                    if (found == null) {
-                        missing++;
-                        continue;
-                    }
-                    seen.add(hasher.idKey(found.id()));
-                    if (!row.hash().equals(found.contentHash())) {
-                        changed++;
-                        if (row.hash().equals(found.storedHash())) {
-                            edited.add(found.id());
-                        }
-                    }
+        return new VerifyReport(view.key(), differences.resultRows, differences.missing, differences.changed,
+                differences.extra, Duration.ofNanos(System.nanoTime() - started), null);
+    }
+
+    /** What the merge found. Not thread-safe. */
+    private final class Differences implements RowMerge.Visitor {
+
+        private long resultRows;
+
+        private long missing;
+
+        private long changed;
+
+        private long extra;
+
+        private final List<BsonValue> edited = new ArrayList<>();
+
+        @Override
+        public void both(ResultRow row, StoredRows.Stored stored) {
+            resultRows++;
+            String contentHash = hasher.hash(rows.contentOf(stored.document()));
+            if (!row.hash().equals(contentHash)) {
+                changed++;
+                if (row.hash().equals(stored.hash())) {
+                    edited.add(stored.storedId());
                 }
             }
         }
-        long extra = stored.size() - seen.size();
-        if (markEditedRows && !edited.isEmpty()) {
-            // Their stored hash says "equal": make it say "differs", or the pass would keep them as they are.
-            target.updateMany(rows.byIds(edited, partition),
-                    new BsonDocument("$set", new BsonDocument(ViewFilter.HASH_FIELD, new BsonString("edited"))));
-        }
-        return new VerifyReport(view.key(), resultRows, missing, changed, extra,
-                Duration.ofNanos(System.nanoTime() - started), null);
-    }
 
-    private record Stored(BsonValue id, @Nullable String storedHash, String contentHash) {
+        @Override
+        public void onlyInResult(ResultRow row) {
+            resultRows++;
+            missing++;
+        }
+
+        @Override
+        public void onlyStored(StoredRows.Stored stored) {
+            extra++;
+        }
     }
 }

@@ -1,7 +1,9 @@
 package dev.materializer.core.convergence;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import com.mongodb.MongoException;
@@ -12,6 +14,7 @@ import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.guard.ScopeViolationException;
 import dev.materializer.core.hash.PartitionTargetId;
 import dev.materializer.core.hash.RowHasher;
+import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.InvalidViewException;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewDefinitionParser;
@@ -22,7 +25,6 @@ import dev.materializer.core.view.ViewStatus;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
 import org.bson.BsonValue;
-import org.bson.types.ObjectId;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -71,7 +73,8 @@ public final class ConvergenceChecker {
         this.options = options;
         this.parser = new ViewDefinitionParser(options.partitionField(), options.viewsCollection());
         this.guard = new ScopeGuard(options.partitionField());
-        this.engineFields = Set.of(options.partitionField(), ViewFilter.GENERATION_FIELD, ViewFilter.HASH_FIELD);
+        this.engineFields = Set.of(options.partitionField(), ViewFilter.GENERATION_FIELD, ViewFilter.HASH_FIELD,
+                ViewFilter.FROM_FIELD, ViewFilter.TO_FIELD, ViewFilter.ROW_FIELD);
     }
 
     /**
@@ -158,21 +161,26 @@ public final class ConvergenceChecker {
         return status.state().value() + (status.lastError() == null ? "" : ": " + status.lastError());
     }
 
-    /** As the engine finds them: the generations named in the statuses of the partition's view documents. */
-    private List<ObjectId> currentGenerations(List<BsonDocument> documents, String partition) {
-        List<ObjectId> generations = new ArrayList<>();
+    /** As the engine finds them: per target of a view of the partition, the generation its status names. */
+    private Map<String, @Nullable Generation> currentGenerations(List<BsonDocument> documents, String partition) {
+        Map<String, @Nullable Generation> generations = new HashMap<>();
         for (BsonDocument document : documents) {
             BsonValue owner = document.get(options.partitionField());
-            ObjectId generation = statusOf(document).generation();
-            if (owner != null && owner.equals(new BsonString(partition)) && generation != null) {
-                generations.add(generation);
+            BsonValue target = document.get("targetCollection");
+            if (owner != null && owner.equals(new BsonString(partition)) && target != null && target.isString()) {
+                Generation generation = statusOf(document).generation();
+                if (generation != null || !generations.containsKey(target.asString().getValue())) {
+                    generations.put(target.asString().getValue(), generation);
+                }
             }
         }
         return generations;
     }
 
-    private RowMultiset freshRun(ViewDefinition view, List<ObjectId> generations) throws ScopeViolationException {
-        List<BsonDocument> pipeline = guard.scope(view.pipeline(), view.partition(), view.collections(), generations);
+    private RowMultiset freshRun(ViewDefinition view, Map<String, @Nullable Generation> generations)
+            throws ScopeViolationException {
+        List<BsonDocument> pipeline = guard.scope(view.pipeline(), view.partition(), view.collections(),
+                view.primarySource(), generations);
         RowMultiset rows = new RowMultiset(hasher);
         for (BsonDocument row : database.getCollection(view.primarySource(), BsonDocument.class).aggregate(pipeline)) {
             BsonValue id = row.get("_id");
@@ -182,13 +190,14 @@ public final class ConvergenceChecker {
         return rows;
     }
 
-    private RowMultiset storedRows(ViewDefinition view, @Nullable ObjectId generation) {
+    private RowMultiset storedRows(ViewDefinition view, @Nullable Generation generation) {
         RowMultiset rows = new RowMultiset(hasher);
         // Without a generation the filter matches nothing, as it does for a reader.
         BsonDocument filter = ViewFilter.of(options.partitionField(), view.partition(), generation);
         for (BsonDocument stored : database.getCollection(view.targetCollection(), BsonDocument.class).find(filter)) {
             BsonValue storedId = stored.get("_id");
-            BsonValue rowId = storedId != null && storedId.isDocument() && storedId.asDocument().containsKey("id")
+            BsonValue rowId = stored.containsKey(ViewFilter.ROW_FIELD) ? stored.get(ViewFilter.ROW_FIELD)
+                    : storedId != null && storedId.isDocument() && storedId.asDocument().containsKey("id")
                     ? storedId.asDocument().get("id")
                     : new BsonString("(stored _id without id: " + storedId + ")");
             rows.add(rowId, contentOf(stored));

@@ -135,7 +135,8 @@ final class EngineFixture implements AutoCloseable {
             Document row = new Document("id", stored.get("_id", Document.class).get("id"));
             stored.forEach((key, value) -> {
                 if (!key.equals("_id") && !key.equals(options.partitionField()) && !key.equals(ViewFilter.GENERATION_FIELD)
-                        && !key.equals(ViewFilter.HASH_FIELD)) {
+                        && !key.equals(ViewFilter.HASH_FIELD) && !key.equals(ViewFilter.FROM_FIELD)
+                        && !key.equals(ViewFilter.TO_FIELD) && !key.equals(ViewFilter.ROW_FIELD)) {
                     row.append(key, value);
                 }
             });

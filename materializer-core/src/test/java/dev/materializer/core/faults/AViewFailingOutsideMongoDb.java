@@ -18,7 +18,7 @@ final class AViewFailingOutsideMongoDb implements FaultScenario {
         run.shop.seedData();
         run.shop.defineViews();
         run.shop.defineView("a-dollar-field", "t0", List.of(Shop.ORDERS), "dollarField",
-                "{$group: {_id: '$status', n: {$sum: 1}}}",
+                "{$group: {_id: '$status', n: {$sum: 1}}}", "{$limit: 1}",
                 "{$replaceRoot: {newRoot: {$arrayToObject: {$literal: [['_id', 'all'], ['$n', 1]]}}}}");
         run.node("node-a").start();
 

@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+
+import dev.materializer.core.view.Generation;
 
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
@@ -18,19 +22,27 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class ScopeGuardTest {
 
-    private static final ObjectId GEN_A = new ObjectId("65a000000000000000000001");
-    private static final ObjectId GEN_B = new ObjectId("65a000000000000000000002");
     private static final List<String> READABLE = List.of("orders", "customers", "rates");
 
-    /** The scope written out by hand, so the tests do not trust the guard to build it. */
-    private static final String SCOPE = "{_part: 'p1', $or: [{_viewGen: {$exists: false}},"
-            + " {_viewGen: {$in: [{$oid: '65a000000000000000000001'}, {$oid: '65a000000000000000000002'}]}}]}";
+    private static final List<String> WITH_TARGETS = List.of("orders", "customers", "rates", "revenue", "legacy", "fresh");
+
+    /** Targets of views of the partition: one at generation 7, one of the format before versions, one never run. */
+    private static final Map<String, Generation> GENERATIONS = new HashMap<>();
+
+    static {
+        GENERATIONS.put("revenue", Generation.of(7));
+        GENERATIONS.put("legacy", Generation.legacy(new ObjectId("65a000000000000000000001")));
+        GENERATIONS.put("fresh", null);
+    }
+
+    /** The scope of a collection that is no view's target, written out by hand, so the tests do not trust the guard. */
+    private static final String SCOPE = "{_part: 'p1', _viewTo: {$exists: false}, _viewGen: {$exists: false}}";
     private static final String SCOPE_MATCH = "{$match: " + SCOPE + "}";
 
     private final ScopeGuard guard = new ScopeGuard("_part");
 
     private List<BsonDocument> guarded(String pipelineJson) throws ScopeViolationException {
-        return guard.scope(stages(pipelineJson), "p1", READABLE, List.of(GEN_A, GEN_B));
+        return guard.scope(stages(pipelineJson), "p1", READABLE, "orders", GENERATIONS);
     }
 
     private static List<BsonDocument> stages(String json) {
@@ -58,21 +70,51 @@ class ScopeGuardTest {
         }
 
         @Test
-        void withoutCurrentGenerationsAdmitsOnlySourceDocuments() throws Exception {
-            assertThat(guard.scope(List.of(), "p1", READABLE, List.of())).isEqualTo(stages(
-                    "[{$match: {_part: 'p1', $or: [{_viewGen: {$exists: false}}, {_viewGen: {$in: []}}]}}]"));
+        void aCollectionThatIsNoViewsTargetAdmitsOnlySourceDocuments() throws Exception {
+            assertThat(guard.scope(List.of(), "p1", READABLE, "orders", Map.of())).isEqualTo(stages("[" + SCOPE_MATCH + "]"));
+        }
+
+        @Test
+        void theTargetOfAViewAdmitsSourceDocumentsAndTheRowVersionsOfItsCurrentGeneration() throws Exception {
+            assertThat(guard.scope(List.of(), "p1", WITH_TARGETS, "revenue", GENERATIONS)).isEqualTo(stages(
+                    "[{$match: {_part: 'p1', $or: [{_viewTo: {$exists: false}, _viewGen: {$exists: false}},"
+                    + " {_viewTo: {$gt: {$numberLong: '7'}}, _viewFrom: {$lte: {$numberLong: '7'}}}]}}]"));
+        }
+
+        @Test
+        void theTargetOfAViewOfTheFormatBeforeVersionsAdmitsTheRowsOfItsGeneration() throws Exception {
+            assertThat(guard.scope(List.of(), "p1", WITH_TARGETS, "legacy", GENERATIONS)).isEqualTo(stages(
+                    "[{$match: {_part: 'p1', $or: [{_viewTo: {$exists: false}, _viewGen: {$exists: false}},"
+                    + " {_viewGen: {$oid: '65a000000000000000000001'}}]}}]"));
+        }
+
+        @Test
+        void theTargetOfAViewNeverRunAdmitsNoneOfItsRows() throws Exception {
+            assertThat(guard.scope(List.of(), "p1", WITH_TARGETS, "fresh", GENERATIONS)).isEqualTo(stages(
+                    "[{$match: {_part: 'p1', $or: [{_viewTo: {$exists: false}, _viewGen: {$exists: false}},"
+                    + " {_viewTo: {$in: []}}]}}]"));
+        }
+
+        @Test
+        void aLookupIntoATargetGetsTheScopeOfThatTarget() throws Exception {
+            assertThat(guard.scope(stages("[{$lookup: {from: 'revenue', localField: 'shop', foreignField: '_viewRow', as: 'r'}}]"),
+                    "p1", WITH_TARGETS, "orders", GENERATIONS))
+                .isEqualTo(stages("[" + SCOPE_MATCH + ", {$lookup: {from: 'revenue', localField: 'shop',"
+                        + " foreignField: '_viewRow', as: 'r', pipeline: [{$match: {_part: 'p1', $or: ["
+                        + "{_viewTo: {$exists: false}, _viewGen: {$exists: false}},"
+                        + " {_viewTo: {$gt: {$numberLong: '7'}}, _viewFrom: {$lte: {$numberLong: '7'}}}]}}]}}]"));
         }
 
         @Test
         void usesTheConfiguredPartitionField() throws Exception {
-            List<BsonDocument> scoped = new ScopeGuard("tenant").scope(List.of(), "t9", READABLE, List.of(GEN_A));
-            assertThat(scoped).isEqualTo(stages("[{$match: {tenant: 't9', $or: [{_viewGen: {$exists: false}},"
-                    + " {_viewGen: {$in: [{$oid: '65a000000000000000000001'}]}}]}}]"));
+            List<BsonDocument> scoped = new ScopeGuard("tenant").scope(List.of(), "t9", READABLE, "orders", Map.of());
+            assertThat(scoped).isEqualTo(stages(
+                    "[{$match: {tenant: 't9', _viewTo: {$exists: false}, _viewGen: {$exists: false}}}]"));
         }
 
         @Test
         void scopeMatchIsTheFilterEveryReadGets() {
-            assertThat(guard.scopeMatch("p1", List.of(GEN_A, GEN_B))).isEqualTo(BsonDocument.parse(SCOPE));
+            assertThat(guard.scopeMatch("p1", "orders", GENERATIONS)).isEqualTo(BsonDocument.parse(SCOPE));
         }
 
         @ParameterizedTest
@@ -423,14 +465,14 @@ class ScopeGuardTest {
         @Test
         void theInputIsNeverChanged() throws Exception {
             List<BsonDocument> input = stages(EVERY_REWRITE);
-            guard.scope(input, "p1", READABLE, List.of(GEN_A));
+            guard.scope(input, "p1", READABLE, "orders", GENERATIONS);
             assertThat(input).isEqualTo(stages(EVERY_REWRITE));
         }
 
         @Test
         void changingTheResultDoesNotChangeTheInput() throws Exception {
             List<BsonDocument> input = stages(EVERY_REWRITE);
-            List<BsonDocument> scoped = guard.scope(input, "p1", READABLE, List.of(GEN_A));
+            List<BsonDocument> scoped = guard.scope(input, "p1", READABLE, "orders", GENERATIONS);
             for (BsonDocument stage : scoped) {
                 clear(stage);
             }

@@ -4,17 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 import org.bson.Document;
-import org.bson.types.ObjectId;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import com.mongodb.client.MongoDatabase;
 
+import dev.materializer.core.view.Generation;
 import dev.materializer.testing.Capability;
 import dev.materializer.testing.RequiresCapability;
 import dev.materializer.testing.TestMongo;
@@ -26,8 +27,8 @@ import dev.materializer.testing.TestMongo;
  */
 abstract class ScopedPipelineContract {
 
-    private static final ObjectId CURRENT = new ObjectId("65c000000000000000000001");
-    private static final ObjectId STALE = new ObjectId("65c000000000000000000002");
+    /** The orders collection is also the target of a view of p1, at generation 5. */
+    private static final Map<String, Generation> GENERATIONS = Map.of("orders", Generation.of(5));
 
     private final ScopeGuard guard = new ScopeGuard("_part");
 
@@ -37,12 +38,17 @@ abstract class ScopedPipelineContract {
         db.getCollection("orders").insertMany(List.of(
                 new Document("_id", 1).append("_part", "p1").append("customer", "c1"),
                 new Document("_id", 2).append("_part", "p2").append("customer", "c1"),
-                new Document("_id", 3).append("_part", "p1").append("_viewGen", CURRENT).append("customer", "c1"),
-                new Document("_id", 4).append("_part", "p1").append("_viewGen", STALE).append("customer", "c1")));
+                new Document("_id", 3).append("_part", "p1").append("_viewFrom", 3L).append("_viewTo", Long.MAX_VALUE)
+                    .append("customer", "c1"),
+                new Document("_id", 4).append("_part", "p1").append("_viewFrom", 1L).append("_viewTo", 5L)
+                    .append("customer", "c1"),
+                new Document("_id", 5).append("_part", "p1").append("_viewFrom", 6L).append("_viewTo", Long.MAX_VALUE)
+                    .append("customer", "c1")));
         db.getCollection("customers").insertMany(List.of(
                 new Document("_id", "ann").append("_part", "p1").append("key", "c1"),
                 new Document("_id", "bob").append("_part", "p2").append("key", "c1"),
-                new Document("_id", "old").append("_part", "p1").append("_viewGen", STALE).append("key", "c1")));
+                new Document("_id", "old").append("_part", "p1").append("_viewFrom", 1L).append("_viewTo", 2L)
+                    .append("key", "c1")));
     }
 
     @Test
@@ -91,7 +97,7 @@ abstract class ScopedPipelineContract {
 
     private List<String> run(TestMongo mongo, String pipelineJson) throws ScopeViolationException {
         List<BsonDocument> pipeline = BsonArray.parse(pipelineJson).stream().map(BsonValue::asDocument).toList();
-        List<BsonDocument> guarded = guard.scope(pipeline, "p1", List.of("orders", "customers"), List.of(CURRENT));
+        List<BsonDocument> guarded = guard.scope(pipeline, "p1", List.of("orders", "customers"), "orders", GENERATIONS);
         List<String> rows = new ArrayList<>();
         for (BsonDocument row : mongo.database().getCollection("orders", BsonDocument.class).aggregate(guarded)) {
             rows.add(row.toJson());

@@ -10,14 +10,32 @@ import org.junit.jupiter.api.Test;
 
 class ViewFilterTest {
 
-    private static final ObjectId CURRENT = new ObjectId("65e1a0000000000000000002");
+    private static final ObjectId LEGACY = new ObjectId("65e1a0000000000000000002");
 
-    private static final ObjectId OLDER = new ObjectId("65e1a0000000000000000001");
+    private static final String NOTHING = "{_part: 'acme', _viewTo: {$in: []}}";
 
     @Test
-    void aViewThatRanFiltersItsPartitionAndCurrentGeneration() {
+    void aViewThatRanFiltersItsPartitionAndTheVersionsItsGenerationSees() {
         Document view = new Document("_id", "revenue").append("_part", "acme")
-            .append("_materializerStatus", new Document("state", "ok").append("generation", CURRENT));
+            .append("_materializerStatus", new Document("state", "ok").append("generation", 12L));
+
+        assertThat(bson(ViewFilter.of(view))).isEqualTo(BsonDocument.parse(
+                "{_part: 'acme', _viewTo: {$gt: {$numberLong: '12'}}, _viewFrom: {$lte: {$numberLong: '12'}}}"));
+    }
+
+    @Test
+    void aGenerationStoredAsAnInt32ReadsAsItsNumber() {
+        Document view = new Document("_id", "revenue").append("_part", "acme")
+            .append("_materializerStatus", new Document("generation", 3));
+
+        assertThat(bson(ViewFilter.of(view))).isEqualTo(BsonDocument.parse(
+                "{_part: 'acme', _viewTo: {$gt: {$numberLong: '3'}}, _viewFrom: {$lte: {$numberLong: '3'}}}"));
+    }
+
+    @Test
+    void aViewWrittenBeforeRowVersionsFiltersTheRowsOfItsGenerationId() {
+        Document view = new Document("_id", "revenue").append("_part", "acme")
+            .append("_materializerStatus", new Document("state", "ok").append("generation", LEGACY));
 
         assertThat(bson(ViewFilter.of(view)))
             .isEqualTo(BsonDocument.parse("{_part: 'acme', _viewGen: {$oid: '65e1a0000000000000000002'}}"));
@@ -27,43 +45,45 @@ class ViewFilterTest {
     void aViewNeverRunMatchesNothing() {
         Document view = new Document("_id", "revenue").append("_part", "acme");
 
-        assertThat(bson(ViewFilter.of(view))).isEqualTo(BsonDocument.parse("{_part: 'acme', _viewGen: {$in: []}}"));
+        assertThat(bson(ViewFilter.of(view))).isEqualTo(BsonDocument.parse(NOTHING));
     }
 
     @Test
-    void aStatusWithoutAnObjectIdGenerationMatchesNothing() {
+    void aStatusWithoutAGenerationOrWithAMistypedOneMatchesNothing() {
         Document erroredBeforeFirstRun = new Document("_part", "acme")
             .append("_materializerStatus", new Document("state", "errored").append("lastError", "boom"));
-        Document mistyped = new Document("_part", "acme")
-            .append("_materializerStatus", new Document("generation", CURRENT.toHexString()));
+        Document mistyped = new Document("_part", "acme").append("_materializerStatus", new Document("generation", "12"));
+        Document zero = new Document("_part", "acme").append("_materializerStatus", new Document("generation", 0L));
 
-        assertThat(bson(ViewFilter.of(erroredBeforeFirstRun)))
-            .isEqualTo(BsonDocument.parse("{_part: 'acme', _viewGen: {$in: []}}"));
-        assertThat(bson(ViewFilter.of(mistyped))).isEqualTo(BsonDocument.parse("{_part: 'acme', _viewGen: {$in: []}}"));
+        assertThat(bson(ViewFilter.of(erroredBeforeFirstRun))).isEqualTo(BsonDocument.parse(NOTHING));
+        assertThat(bson(ViewFilter.of(mistyped))).isEqualTo(BsonDocument.parse(NOTHING));
+        assertThat(bson(ViewFilter.of(zero))).isEqualTo(BsonDocument.parse(NOTHING));
     }
 
     @Test
     void customFieldNamesAreUsedForThePartitionAndTheStatus() {
         Document view = new Document("_id", "revenue").append("tenant", "acme")
             .append("_part", "ignored")
-            .append("state", new Document("generation", CURRENT))
-            .append("_materializerStatus", new Document("generation", OLDER));
+            .append("state", new Document("generation", 4L))
+            .append("_materializerStatus", new Document("generation", 9L));
 
-        assertThat(bson(ViewFilter.of(view, "tenant", "state")))
-            .isEqualTo(BsonDocument.parse("{tenant: 'acme', _viewGen: {$oid: '65e1a0000000000000000002'}}"));
+        assertThat(bson(ViewFilter.of(view, "tenant", "state"))).isEqualTo(BsonDocument.parse(
+                "{tenant: 'acme', _viewTo: {$gt: {$numberLong: '4'}}, _viewFrom: {$lte: {$numberLong: '4'}}}"));
     }
 
     @Test
     void theFilterOfAPartitionAndGenerationNeedsNoViewDocument() {
-        assertThat(ViewFilter.of("tenant", "acme", CURRENT))
+        assertThat(ViewFilter.of("tenant", "acme", Generation.of(4))).isEqualTo(BsonDocument.parse(
+                "{tenant: 'acme', _viewTo: {$gt: {$numberLong: '4'}}, _viewFrom: {$lte: {$numberLong: '4'}}}"));
+        assertThat(ViewFilter.of("tenant", "acme", Generation.legacy(LEGACY)))
             .isEqualTo(BsonDocument.parse("{tenant: 'acme', _viewGen: {$oid: '65e1a0000000000000000002'}}"));
         assertThat(ViewFilter.of("tenant", "acme", null))
-            .isEqualTo(BsonDocument.parse("{tenant: 'acme', _viewGen: {$in: []}}"));
+            .isEqualTo(BsonDocument.parse("{tenant: 'acme', _viewTo: {$in: []}}"));
     }
 
     @Test
     void aViewDocumentWithoutAPartitionIsRefusedRatherThanMatchingRowsWithoutOne() {
-        Document view = new Document("_id", "revenue").append("_materializerStatus", new Document("generation", CURRENT));
+        Document view = new Document("_id", "revenue").append("_materializerStatus", new Document("generation", 3L));
 
         org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
             .isThrownBy(() -> ViewFilter.of(view))

@@ -8,7 +8,7 @@ import java.util.stream.Stream;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
 import org.bson.BsonNull;
-import org.bson.BsonObjectId;
+import org.bson.BsonInt64;
 import org.bson.BsonString;
 import org.bson.types.ObjectId;
 import org.junit.jupiter.api.Test;
@@ -24,39 +24,50 @@ class ViewStatusTest {
 
     private static final Instant UNTIL = Instant.parse("2025-03-01T10:16:30.789Z");
 
-    private static final ObjectId CURRENT = new ObjectId("65e1a0000000000000000002");
+    private static final Generation CURRENT = Generation.of(12);
 
-    private static final ObjectId PREVIOUS = new ObjectId("65e1a0000000000000000001");
+    private static final Generation PREVIOUS = Generation.of(9);
 
-    private static final ObjectId LEASED = new ObjectId("65e1a0000000000000000003");
+    private static final Generation LEGACY = Generation.legacy(new ObjectId("65e1a0000000000000000001"));
 
     private static final ViewStatus FULL = new ViewStatus(ViewState.ERRORED, "the result has more than 10 rows", AT,
-            CURRENT, new ViewStatus.Previous(PREVIOUS, FLIPPED), new ViewStatus.Lease("host-1-pass-7", LEASED, UNTIL));
+            CURRENT, new ViewStatus.Previous(PREVIOUS, FLIPPED), new ViewStatus.Lease("host-1-pass-7", UNTIL), 5, 13);
 
     @Test
     void everyFieldIsStoredUnderItsName() {
         assertThat(FULL.toBson()).isEqualTo(new BsonDocument("state", new BsonString("errored"))
             .append("lastError", new BsonString("the result has more than 10 rows"))
             .append("at", new BsonDateTime(AT.toEpochMilli()))
-            .append("generation", new BsonObjectId(CURRENT))
-            .append("previous", new BsonDocument("generation", new BsonObjectId(PREVIOUS))
+            .append("generation", new BsonInt64(12))
+            .append("previous", new BsonDocument("generation", new BsonInt64(9))
                 .append("flippedAt", new BsonDateTime(FLIPPED.toEpochMilli())))
             .append("lease", new BsonDocument("owner", new BsonString("host-1-pass-7"))
-                .append("generation", new BsonObjectId(LEASED))
-                .append("until", new BsonDateTime(UNTIL.toEpochMilli()))));
+                .append("until", new BsonDateTime(UNTIL.toEpochMilli())))
+            .append("version", new BsonInt64(5))
+            .append("attempts", new BsonInt64(13)));
     }
 
     @Test
     void aStoredStatusReadsBackEveryField() {
         BsonDocument stored = BsonDocument.parse("""
                 {state: 'cycle', lastError: 'boom', at: {$date: '2025-03-01T10:15:30.123Z'},
-                 generation: {$oid: '65e1a0000000000000000002'},
+                 generation: {$numberLong: '12'},
                  previous: {generation: {$oid: '65e1a0000000000000000001'}, flippedAt: {$date: '2025-03-01T10:14:00.456Z'}},
-                 lease: {owner: 'o', generation: {$oid: '65e1a0000000000000000003'}, until: {$date: '2025-03-01T10:16:30.789Z'}}}
+                 lease: {owner: 'o', until: {$date: '2025-03-01T10:16:30.789Z'}}, version: 3, attempts: {$numberLong: '14'}}
                 """);
 
         assertThat(ViewStatus.fromBson(stored)).isEqualTo(new ViewStatus(ViewState.CYCLE, "boom", AT, CURRENT,
-                new ViewStatus.Previous(PREVIOUS, FLIPPED), new ViewStatus.Lease("o", LEASED, UNTIL)));
+                new ViewStatus.Previous(LEGACY, FLIPPED), new ViewStatus.Lease("o", UNTIL), 3, 14));
+    }
+
+    @Test
+    void aGenerationOfTheFormatBeforeRowVersionsReadsAsLegacy() {
+        ViewStatus status = ViewStatus.fromBson(BsonDocument.parse("{generation: {$oid: '65e1a0000000000000000001'}}"));
+
+        assertThat(status.generation()).isEqualTo(LEGACY);
+        assertThat(status.generation().isLegacy()).isTrue();
+        assertThat(status.generation()).hasToString("65e1a0000000000000000001");
+        assertThat(ViewStatus.fromBson(status.toBson())).isEqualTo(status);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -72,7 +83,7 @@ class ViewStatusTest {
                 Arguments.of("after the first flip", new ViewStatus(ViewState.OK, null, AT, CURRENT,
                         new ViewStatus.Previous(null, FLIPPED), null)),
                 Arguments.of("a lease only", new ViewStatus(null, null, null, null, null,
-                        new ViewStatus.Lease("o", LEASED, UNTIL))));
+                        new ViewStatus.Lease("o", UNTIL))));
     }
 
     @Test
@@ -95,7 +106,7 @@ class ViewStatusTest {
     void timesAreKeptToTheMillisecondAsBsonStoresThem() {
         Instant precise = Instant.parse("2025-03-01T10:15:30.123456789Z");
         ViewStatus status = new ViewStatus(ViewState.OK, null, precise, CURRENT,
-                new ViewStatus.Previous(PREVIOUS, precise), new ViewStatus.Lease("o", LEASED, precise));
+                new ViewStatus.Previous(PREVIOUS, precise), new ViewStatus.Lease("o", precise));
 
         assertThat(status.at()).isEqualTo(Instant.parse("2025-03-01T10:15:30.123Z"));
         assertThat(status.previous().flippedAt()).isEqualTo(Instant.parse("2025-03-01T10:15:30.123Z"));
@@ -141,10 +152,9 @@ class ViewStatusTest {
                 Arguments.of("a lease without owner", "{lease: {generation: {$oid: '65e1a0000000000000000003'}, "
                         + "until: {$date: '2025-03-01T10:16:30.789Z'}}}", ViewStatus.NONE),
                 Arguments.of("a lease with a numeric owner", "{lease: " + lease.replace("'o'", "5") + "}", ViewStatus.NONE),
-                Arguments.of("a lease without generation", "{lease: {owner: 'o', until: {$date: '2025-03-01T10:16:30.789Z'}}}",
-                        ViewStatus.NONE),
-                Arguments.of("a lease with a text generation", "{lease: " + lease.replace("{$oid: '65e1a0000000000000000003'}", "'g'") + "}",
-                        ViewStatus.NONE),
+                Arguments.of("a generation of zero", "{generation: 0}", ViewStatus.NONE),
+                Arguments.of("a negative generation", "{generation: {$numberLong: '-3'}}", ViewStatus.NONE),
+                Arguments.of("a generation as a double", "{generation: 3.0}", ViewStatus.NONE),
                 Arguments.of("a lease without until", "{lease: {owner: 'o', generation: {$oid: '65e1a0000000000000000003'}}}",
                         ViewStatus.NONE),
                 Arguments.of("a lease with a numeric until", "{lease: " + lease.replace("{$date: '2025-03-01T10:16:30.789Z'}", "5") + "}",

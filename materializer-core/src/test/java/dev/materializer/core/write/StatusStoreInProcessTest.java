@@ -2,6 +2,7 @@ package dev.materializer.core.write;
 
 import java.time.Instant;
 
+import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewState;
 import dev.materializer.core.view.ViewStatus;
@@ -10,7 +11,6 @@ import dev.materializer.testing.MongoTest;
 import dev.materializer.testing.TestMongo;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
-import org.bson.types.ObjectId;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,9 +25,9 @@ class StatusStoreInProcessTest {
     void aStateWriteKeepsTheGenerationThePreviousGenerationAndTheLease(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
         ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
-        ViewStatus writers = new ViewStatus(null, null, null, new ObjectId(),
-                new ViewStatus.Previous(new ObjectId(), AT.minusSeconds(5)),
-                new ViewStatus.Lease("owner", new ObjectId(), AT.plusSeconds(60)));
+        ViewStatus writers = new ViewStatus(null, null, null, Generation.of(8),
+                new ViewStatus.Previous(Generation.of(6), AT.minusSeconds(5)),
+                new ViewStatus.Lease("owner", AT.plusSeconds(60)), 4, 9);
         fixture.views().updateOne(new BsonDocument("_id", view.id()),
                 new BsonDocument("$set", new BsonDocument(fixture.options.statusField(), writers.toBson())));
         StatusStore store = new StatusStore(mongo.database(), fixture.options);

@@ -1,20 +1,17 @@
 package dev.materializer.core.write;
 
-import java.time.Instant;
 import java.util.List;
 
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
-import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.hash.PartitionTargetId;
 import dev.materializer.core.hash.RowHasher;
+import dev.materializer.core.view.Generation;
+import dev.materializer.core.view.ViewFilter;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
-import org.bson.BsonObjectId;
+import org.bson.BsonInt64;
 import org.bson.BsonString;
 import org.bson.BsonValue;
 import org.bson.types.ObjectId;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,43 +28,37 @@ class TargetWriteFiltersTest {
 
     private final TargetRows rows = new TargetRows(PARTITION_FIELD, PartitionTargetId.INSTANCE, new RowHasher());
 
-    private final ObjectId generation = new ObjectId();
-
-    /** Never connected: the sweeper only needs a handle to be built. */
-    private final MongoClient unconnected = MongoClients.create("mongodb://localhost:1/?serverSelectionTimeoutMS=1");
-
-    @AfterEach
-    void close() {
-        unconnected.close();
-    }
+    private final ObjectId attempt = new ObjectId();
 
     @Test
     void anUpsertNamesTheStoredIdAndThePartition() {
-        BsonDocument stored = rows.stored(new BsonString("apple"), new BsonDocument("revenue", new BsonInt32(6)), "h1",
-                "acme", generation);
+        BsonDocument version = rows.version(new ResultRow(new BsonString("apple"),
+                new BsonDocument("revenue", new BsonInt32(6)), "h1"), "acme", attempt, 3);
 
-        BsonDocument filter = rows.upsert(stored).getFilter().toBsonDocument();
+        BsonDocument filter = rows.upsert(version).getFilter().toBsonDocument();
 
-        assertThat(filter).isEqualTo(new BsonDocument("_id", stored.get("_id")).append(PARTITION_FIELD, ACME));
-        assertThat(rows.upsert(stored).getReplaceOptions().isUpsert()).isTrue();
+        assertThat(filter).isEqualTo(new BsonDocument("_id", version.get("_id")).append(PARTITION_FIELD, ACME));
+        assertThat(rows.upsert(version).getReplaceOptions().isUpsert()).isTrue();
     }
 
     @Test
-    void everyDeleteOfTheWritersNamesThePartition() {
-        List<BsonValue> ids = List.of(rows.storedId(new BsonString("apple"), "acme", generation));
+    void everyWriteAndRemovalOfTheWritersNamesThePartition() {
+        BsonValue storedId = PartitionTargetId.INSTANCE.targetId(new BsonString("apple"), "acme", attempt);
 
-        assertThat(rows.byIds(ids, "acme").get(PARTITION_FIELD)).isEqualTo(ACME);
-        assertThat(rows.inGeneration("acme", generation).get(PARTITION_FIELD)).isEqualTo(ACME);
-        assertThat(rows.withoutGeneration("acme").get(PARTITION_FIELD)).isEqualTo(ACME);
+        assertThat(rows.close(storedId, "acme", 4).getFilter().toBsonDocument().get(PARTITION_FIELD)).isEqualTo(ACME);
+        assertThat(rows.byIds(List.of(storedId), "acme").get(PARTITION_FIELD)).isEqualTo(ACME);
+        assertThat(rows.inGeneration("acme", Generation.of(3)).get(PARTITION_FIELD)).isEqualTo(ACME);
+        assertThat(rows.addedAbove("acme", 3).get(PARTITION_FIELD)).isEqualTo(ACME);
+        assertThat(rows.closedAbove("acme", 3).get(PARTITION_FIELD)).isEqualTo(ACME);
+        assertThat(rows.supersededBy("acme", 3).get(PARTITION_FIELD)).isEqualTo(ACME);
+        assertThat(rows.beforeVersions("acme").get(PARTITION_FIELD)).isEqualTo(ACME);
     }
 
     @Test
-    void theSweepNamesThePartition() {
-        GenerationSweeper sweeper = new GenerationSweeper(unconnected.getDatabase("shop"),
-                MaterializerOptions.builder().partitionField(PARTITION_FIELD).build());
+    void aCloseOnlyTouchesACurrentVersion() {
+        BsonValue storedId = PartitionTargetId.INSTANCE.targetId(new BsonString("apple"), "acme", attempt);
 
-        BsonDocument filter = sweeper.filter("acme", List.of(new BsonObjectId(generation)), List.of(), Instant.now());
-
-        assertThat(filter.get(PARTITION_FIELD)).isEqualTo(ACME);
+        assertThat(rows.close(storedId, "acme", 4).getFilter().toBsonDocument().get(ViewFilter.TO_FIELD))
+            .isEqualTo(new BsonInt64(ViewFilter.OPEN));
     }
 }

@@ -3,7 +3,6 @@ package dev.materializer.core.write;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Date;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -13,6 +12,7 @@ import com.mongodb.client.MongoDatabase;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.hash.RowHasher;
+import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewFilter;
 import dev.materializer.core.view.ViewStatus;
@@ -70,34 +70,33 @@ final class ViewFixture {
                 options, new ScopeGuard(options.partitionField()), new RowHasher());
     }
 
-    /** A runner that always writes a new generation in groups. */
-    ViewRunner generationalRunner() {
+    /** A runner that never uses transactions: it writes in groups under a lease. */
+    ViewRunner groupsRunner() {
         return new ViewRunner(database, null, options, new ScopeGuard(options.partitionField()), new RowHasher());
     }
 
-    /** A runner that writes in transactions; only on a server that offers them. */
+    /** A runner that writes small diffs in transactions; only on a server that offers them. */
     ViewRunner transactionalRunner() {
         return new ViewRunner(database, mongo.client(), options, new ScopeGuard(options.partitionField()),
                 new RowHasher());
     }
 
-    /** The writer in groups alone, to drive a pass from a chosen starting generation. */
-    GenerationalWriter generationalWriter() {
+    /** The writer alone, to drive a pass from a chosen starting status; in transactions when given a client. */
+    VersionedWriter writer(boolean transactions) {
         RowHasher hasher = new RowHasher();
-        TargetRows rows = new TargetRows(options.partitionField(), options.targetId(), hasher);
-        ViewDocuments views = new ViewDocuments(database, options);
-        return new GenerationalWriter(database, options,
+        TargetRows rows = rows();
+        return new VersionedWriter(database, transactions ? mongo.client() : null, options,
                 new ResultReader(database, options, new ScopeGuard(options.partitionField()), hasher, rows), rows, hasher,
-                leases(), new GenerationFlip(views));
+                leases(), flip());
     }
 
-    /** The writer in one transaction alone; only on a server with transactions. */
-    TransactionalWriter transactionalWriter() {
-        RowHasher hasher = new RowHasher();
-        TargetRows rows = new TargetRows(options.partitionField(), options.targetId(), hasher);
-        return new TransactionalWriter(mongo.client(), database, options,
-                new ResultReader(database, options, new ScopeGuard(options.partitionField()), hasher, rows), rows, hasher,
-                flip());
+    TargetRows rows() {
+        return new TargetRows(options.partitionField(), options.targetId(), new RowHasher());
+    }
+
+    /** What a pass passes its writer: the generations of the partition's targets. */
+    Map<String, Generation> generations(String partition) {
+        return new StatusStore(database, options).currentGenerations(partition);
     }
 
     ViewLeases leases() {
@@ -174,8 +173,19 @@ final class ViewFixture {
 
     /** The rows a reader sees, as {@code _id.id -> field}. */
     Map<Object, Object> readField(ViewDefinition view, String field) {
+        return fieldOf(read(view), field);
+    }
+
+    /** The rows a reader of a given generation sees, as {@code _id.id -> field}. */
+    Map<Object, Object> readField(ViewDefinition view, Generation generation, String field) {
+        return fieldOf(database.getCollection(view.targetCollection())
+            .find(ViewFilter.of(options.partitionField(), view.partition(), generation))
+            .into(new ArrayList<>()), field);
+    }
+
+    private static Map<Object, Object> fieldOf(List<Document> rows, String field) {
         Map<Object, Object> values = new TreeMap<>();
-        for (Document row : read(view)) {
+        for (Document row : rows) {
             values.put(row.get("_id", Document.class).get("id"), row.get(field));
         }
         return values;
@@ -192,26 +202,24 @@ final class ViewFixture {
     }
 
     /** Puts a lease on the view as another pass would. */
-    void lease(ViewDefinition view, String owner, ObjectId generation, Instant until) {
+    void lease(ViewDefinition view, String owner, Instant until) {
         views().updateOne(new BsonDocument("_id", view.id()),
                 new BsonDocument("$set", new BsonDocument(options.statusField() + ".lease",
-                        new BsonDocument("owner", new BsonString(owner)).append("generation", new BsonObjectId(generation))
+                        new BsonDocument("owner", new BsonString(owner))
                             .append("until", new BsonDateTime(until.toEpochMilli())))));
     }
 
-    /** Writes rows of a generation that no status names, as a pass that died would leave them. */
-    void orphanRows(String partition, ObjectId generation, int count) {
-        for (int i = 0; i < count; i++) {
-            target().insertOne(new BsonDocument("_id", new BsonDocument("partition", new BsonString(partition))
-                .append("generation", new BsonObjectId(generation))
-                .append("id", new BsonString("orphan-" + i)))
-                .append(options.partitionField(), new BsonString(partition))
-                .append(ViewFilter.GENERATION_FIELD, new BsonObjectId(generation))
-                .append(ViewFilter.HASH_FIELD, new BsonString("h")));
-        }
-    }
-
-    static ObjectId generationMadeAt(Instant time) {
-        return new ObjectId(Date.from(time));
+    /** Stores a status of the format before row versions, and rows of its generation, as an older engine left them. */
+    void legacyView(ViewDefinition view, ObjectId generation, Map<String, Integer> totals) {
+        views().updateOne(new BsonDocument("_id", view.id()), new BsonDocument("$set", new BsonDocument(
+                options.statusField(), new BsonDocument("state", new BsonString("ok"))
+                    .append("generation", new BsonObjectId(generation)))));
+        totals.forEach((shop, total) -> target().insertOne(new BsonDocument("_id",
+                new BsonDocument("partition", new BsonString(view.partition()))
+                    .append("generation", new BsonObjectId(generation)).append("id", new BsonString(shop)))
+            .append("total", new BsonInt32(total))
+            .append(options.partitionField(), new BsonString(view.partition()))
+            .append(ViewFilter.GENERATION_FIELD, new BsonObjectId(generation))
+            .append(ViewFilter.HASH_FIELD, new BsonString("h"))));
     }
 }

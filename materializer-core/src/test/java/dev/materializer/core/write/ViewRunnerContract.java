@@ -41,10 +41,11 @@ abstract class ViewRunnerContract {
         assertThat(status.generation()).isNotNull();
         assertThat(fixture.readField(view, "total")).containsExactly(entry("north", 15), entry("south", 7));
         for (Document row : fixture.read(view)) {
-            assertThat(row.get("_id", Document.class)).containsEntry("partition", "acme")
-                .containsEntry("generation", status.generation());
+            assertThat(row.get("_id", Document.class)).containsEntry("partition", "acme").containsKey("generation");
             assertThat(row).containsEntry("_part", "acme")
-                .containsEntry(ViewFilter.GENERATION_FIELD, status.generation())
+                .containsEntry(ViewFilter.ROW_FIELD, row.get("_id", Document.class).get("id"))
+                .containsEntry(ViewFilter.FROM_FIELD, status.generation().number())
+                .containsEntry(ViewFilter.TO_FIELD, ViewFilter.OPEN)
                 .containsKey(ViewFilter.HASH_FIELD);
         }
     }
@@ -121,7 +122,7 @@ abstract class ViewRunnerContract {
     }
 
     @Test
-    void rowsOfAnOlderEngineWithoutGenerationAreRemovedAtTheFirstRun(TestMongo mongo) {
+    void rowsOfAnOlderEngineWithoutVersionsAreRemovedAtTheFirstRun(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
         fixture.order(1, "acme", "north", 10);
         fixture.target().insertOne(BsonDocument.parse("{_id: 'old-north', _part: 'acme', total: 1}"));
@@ -132,7 +133,7 @@ abstract class ViewRunnerContract {
 
         assertThat(fixture.target().countDocuments(Filters.eq("_id", "old-north"))).isZero();
         assertThat(fixture.target().countDocuments(Filters.eq("_id", "old-other"))).isEqualTo(1);
-        assertThat(fixture.allRows("acme")).allSatisfy(row -> assertThat(row).containsKey(ViewFilter.GENERATION_FIELD));
+        assertThat(fixture.allRows("acme")).allSatisfy(row -> assertThat(row).containsKey(ViewFilter.TO_FIELD));
     }
 
     @Test
@@ -150,6 +151,48 @@ abstract class ViewRunnerContract {
         assertThat(report.error()).isEqualTo("the result of view revenue has more than 2 rows (maxRows)");
         assertThat(fixture.status(view).generation()).isNull();
         assertThat(fixture.read(view)).isEmpty();
+    }
+
+    @Test
+    void twoRowsWithOneIdErrorTheViewAndReadersKeepWhatTheySaw(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo);
+        fixture.order(1, "acme", "north", 10);
+        ViewDefinition view = fixture.view("shops", "acme", "{$project: {_id: '$shop', amount: 1}}");
+        ViewRunner runner = fixture.runner();
+        runner.run(view);
+        fixture.order(2, "acme", "north", 7);
+
+        PassReport report = runner.run(view);
+
+        assertThat(report.outcome()).isEqualTo(PassOutcome.ERRORED);
+        assertThat(report.error()).isEqualTo("the result has more than one row with _id north; each row of a view needs its own _id");
+        assertThat(fixture.readField(view, "amount")).containsExactly(entry("north", 10));
+    }
+
+    @Test
+    void rowIdsOfEveryTypeMergeWithTheStoredRows(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo);
+        List<String> ids = List.of("1", "'a'", "'B'", "'\u00e9'", "{$numberLong: '9'}", "2.5", "true",
+                "{$oid: '65e1a0000000000000000001'}", "{$date: '2030-01-01T00:00:00Z'}", "{k: 1, j: 'x'}", "{j: 'x', k: 1}",
+                "[1, 2]", "{$numberDecimal: '7.25'}", "{$binary: {base64: 'AQI=', subType: '00'}}");
+        for (int i = 0; i < ids.size(); i++) {
+            fixture.source().insertOne(BsonDocument.parse("{_id: " + i + ", _part: 'acme', key: " + ids.get(i)
+                    + ", amount: 1}"));
+        }
+        ViewDefinition view = fixture.view("keys", "acme", "{$project: {_id: '$key', amount: 1}}");
+        ViewRunner runner = fixture.runner();
+        PassReport first = runner.run(view);
+        fixture.source().updateOne(Filters.eq("_id", 3), new BsonDocument("$set", new BsonDocument("amount", new org.bson.BsonInt32(2))));
+
+        PassReport changed = runner.run(view);
+        PassReport again = runner.run(view);
+
+        assertThat(first.error()).isNull();
+        assertThat(first.rowsWritten()).isEqualTo(ids.size());
+        assertThat(changed.rowsWritten()).as("a result of one changed row: %s", changed).isEqualTo(1);
+        assertThat(changed.rowsRemoved()).isZero();
+        assertThat(again.outcome()).isEqualTo(PassOutcome.UNCHANGED);
+        assertThat(fixture.read(view)).hasSize(ids.size());
     }
 
     @Test
@@ -203,7 +246,7 @@ abstract class ViewRunnerContract {
     }
 
     @Test
-    void theTargetGetsAnIndexOnPartitionAndGeneration(TestMongo mongo) {
+    void theTargetGetsTheIndexesOfReadersSweepsAndTheSortedReadOfAPass(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
         fixture.order(1, "acme", "north", 10);
         ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
@@ -211,7 +254,7 @@ abstract class ViewRunnerContract {
         fixture.runner().run(view);
 
         assertThat(fixture.target().listIndexes(BsonDocument.class).map(index -> index.getDocument("key")))
-            .contains(BsonDocument.parse("{_part: 1, _viewGen: 1}"));
+            .contains(BsonDocument.parse("{_part: 1, _viewTo: 1, _viewFrom: 1}"), BsonDocument.parse("{_part: 1, _viewRow: 1}"));
     }
 
     @Test

@@ -106,7 +106,7 @@ public class ViewReader {
             rows.add(row(row));
         }
         Document status = status(view);
-        return new ViewRows(id, status.getString("state"), hex(status.get("generation")), rows);
+        return new ViewRows(id, status.getString("state"), generationOf(status.get("generation")), rows);
     }
 
     private static Bson order(@Nullable String sort) {
@@ -119,14 +119,13 @@ public class ViewReader {
             throw new InvalidInputException("sort must be a field of the rows such as 'revenue' or '-revenue' "
                     + "(or 'id' for the row's key), was '" + sort + "'");
         }
-        String path = field.equals("id") ? "_id.id" : field;
+        String path = field.equals("id") ? ViewFilter.ROW_FIELD : field;
         return descending ? Sorts.descending(path, "_id") : Sorts.ascending(path, "_id");
     }
 
     private ViewRow row(Document stored) {
-        Object storedId = stored.get("_id");
-        // The engine's default stored id is {partition, generation, id}: the row's own key is in id.
-        Object id = storedId instanceof Document compound && compound.containsKey("id") ? compound.get("id") : storedId;
+        // Each stored version keeps the row's own key beside the engine's stored _id
+        Object id = stored.containsKey(ViewFilter.ROW_FIELD) ? stored.get(ViewFilter.ROW_FIELD) : stored.get("_id");
         Map<String, @Nullable Object> content = new LinkedHashMap<>();
         stored.forEach((field, value) -> {
             if (!isEngineField(field)) {
@@ -138,7 +137,9 @@ public class ViewReader {
 
     private boolean isEngineField(String field) {
         return field.equals("_id") || field.equals(this.fields.partitionField())
-                || field.equals(ViewFilter.GENERATION_FIELD) || field.equals(ViewFilter.HASH_FIELD);
+                || field.equals(ViewFilter.GENERATION_FIELD) || field.equals(ViewFilter.HASH_FIELD)
+                || field.equals(ViewFilter.FROM_FIELD) || field.equals(ViewFilter.TO_FIELD)
+                || field.equals(ViewFilter.ROW_FIELD);
     }
 
     private ViewSummary summary(String tenant, Document view) {
@@ -150,7 +151,7 @@ public class ViewReader {
                 view.get("targetCollection") instanceof String target ? target : null,
                 status.get("state") instanceof String state ? state : null,
                 status.get("lastError") instanceof String error ? error : null,
-                hex(status.get("generation")),
+                generationOf(status.get("generation")),
                 at instanceof Date date ? date.toInstant() : null);
     }
 
@@ -163,7 +164,11 @@ public class ViewReader {
         return text.startsWith(tenant + ":") ? text.substring(tenant.length() + 1) : text;
     }
 
-    private static @Nullable String hex(@Nullable Object generation) {
+    /** The generation's number; the hex id of a generation written by an engine before row versions. */
+    private static @Nullable String generationOf(@Nullable Object generation) {
+        if (generation instanceof Long || generation instanceof Integer) {
+            return generation.toString();
+        }
         return generation instanceof ObjectId id ? id.toHexString() : null;
     }
 }

@@ -26,9 +26,9 @@ class SampleViewReaderTests {
 
     private static final MaterializerFields FIELDS = new MaterializerFields("_part", "_materializerStatus", "_aggregations");
 
-    private static final ObjectId OLD = new ObjectId();
+    private static final long OLD = 4;
 
-    private static final ObjectId CURRENT = new ObjectId();
+    private static final long CURRENT = 5;
 
     @Test
     void aViewReadsOnlyTheCurrentGenerationOfItsTenantWithoutEngineFields(TestMongo mongo) {
@@ -38,7 +38,7 @@ class SampleViewReaderTests {
 
         assertThat(rows.view()).isEqualTo("acme:revenue");
         assertThat(rows.state()).isEqualTo("ok");
-        assertThat(rows.generation()).isEqualTo(CURRENT.toHexString());
+        assertThat(rows.generation()).isEqualTo("5");
         assertThat(rows.rows()).extracting(ViewRow::id).containsExactly("gadget", "widget");
         assertThat(rows.rows().get(1).content()).containsOnlyKeys("revenue", "units").containsEntry("revenue", 5.0);
     }
@@ -56,7 +56,7 @@ class SampleViewReaderTests {
     void aViewNeverRunHasNoRowsAndNoState(TestMongo mongo) {
         views(mongo).insertOne(new Document("_id", "acme:revenue").append("_part", "acme")
             .append("targetCollection", "revenue_by_product"));
-        mongo.database().getCollection("revenue_by_product").insertOne(row("acme", OLD, "widget", 1.0));
+        mongo.database().getCollection("revenue_by_product").insertOne(row("acme", OLD, Long.MAX_VALUE, "widget", 1.0));
 
         ViewRows rows = reader(mongo).rows("acme", "revenue", null, 100);
 
@@ -98,11 +98,12 @@ class SampleViewReaderTests {
         assertThat(reader.views("acme")).extracting(ViewSummary::name, ViewSummary::state, ViewSummary::lastError)
             .containsExactly(org.assertj.core.groups.Tuple.tuple("revenue", "ok", null),
                     org.assertj.core.groups.Tuple.tuple("top-customers", "errored", "boom"));
-        assertThat(reader.views("acme").get(0).generation()).isEqualTo(CURRENT.toHexString());
+        assertThat(reader.views("acme").get(0).generation()).isEqualTo("5");
         assertThat(reader.views("acme").get(0).sources()).containsExactly("orders");
     }
 
-    /** A revenue view of acme whose target holds an old and a current generation, and globex rows. */
+    /** A revenue view of acme at generation 5 whose target holds a version it superseded, one of the
+     * next attempt, and globex rows. */
     private static ViewReader storedRevenueView(TestMongo mongo) {
         views(mongo).insertOne(new Document("_id", "acme:revenue").append("_part", "acme")
             .append("collections", List.of("orders"))
@@ -110,17 +111,21 @@ class SampleViewReaderTests {
             .append("_materializerStatus", new Document("state", "ok").append("generation", CURRENT)
                 .append("previous", new Document("generation", OLD))));
         mongo.database().getCollection("revenue_by_product").insertMany(List.of(
-                row("acme", OLD, "widget", 1.0).append("units", 1),
-                row("acme", CURRENT, "widget", 5.0).append("units", 2),
-                row("acme", CURRENT, "gadget", 10.0).append("units", 1),
-                row("globex", CURRENT, "widget", 99.0).append("units", 9)));
+                row("acme", OLD, CURRENT, "widget", 1.0).append("units", 1),
+                row("acme", CURRENT, Long.MAX_VALUE, "widget", 5.0).append("units", 2),
+                row("acme", OLD, Long.MAX_VALUE, "gadget", 10.0).append("units", 1),
+                row("acme", CURRENT + 1, Long.MAX_VALUE, "gizmo", 3.0).append("units", 1),
+                row("globex", CURRENT, Long.MAX_VALUE, "widget", 99.0).append("units", 9)));
         return reader(mongo);
     }
 
-    private static Document row(String tenant, ObjectId generation, String id, double revenue) {
-        return new Document("_id", new Document("partition", tenant).append("generation", generation).append("id", id))
+    /** A row version as the engine stores it: visible in the generations from {@code from} up to {@code to}. */
+    private static Document row(String tenant, long from, long to, String id, double revenue) {
+        return new Document("_id", new Document("partition", tenant).append("generation", new ObjectId()).append("id", id))
             .append("_part", tenant)
-            .append("_viewGen", generation)
+            .append("_viewRow", id)
+            .append("_viewFrom", from)
+            .append("_viewTo", to)
             .append("_viewHash", "hash-" + id)
             .append("revenue", revenue);
     }

@@ -84,10 +84,10 @@ public class MaterializerProperties {
     private int maxRows = 100_000;
 
     /**
-     * Most rows of a view written in one transaction; a larger view writes a new generation in
-     * groups. Zero always writes generations.
+     * Most changed rows a pass writes in one transaction with its flip, on a deployment with
+     * transactions; a larger diff is written in groups under a lease. Zero always writes in groups.
      */
-    private int maxTransactionRows = 10_000;
+    private int maxTransactionRows = 1_000;
 
     /** How long the previous generation of a view stays readable after a newer one replaces it. */
     private Duration generationGrace = Duration.ofSeconds(60);

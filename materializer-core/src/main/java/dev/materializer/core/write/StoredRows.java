@@ -1,0 +1,97 @@
+package dev.materializer.core.write;
+
+import com.mongodb.MongoException;
+import com.mongodb.client.FindIterable;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoCursor;
+import com.mongodb.client.model.Projections;
+import com.mongodb.client.model.Sorts;
+import dev.materializer.core.view.Generation;
+import dev.materializer.core.view.ViewFilter;
+import org.bson.BsonDocument;
+import org.bson.BsonValue;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The stored rows of a view in one generation, read once per pass in {@code _viewRow} order (the
+ * index {@code {partition, _viewRow}} serves it) so that they merge with the result sorted the same
+ * way; the driver fetches {@value TargetRows#GROUP_SIZE} at a time. A pass reads ids and hashes only;
+ * a verification reads whole rows to hash their content again.
+ *
+ * <p>The rows of one generation never change while it is current or within its grace: a pass
+ * writing the next one only adds versions above it and closes versions at the next number. So the
+ * scan sees one state, though the pass writes to the same collection as it reads.
+ *
+ * <p>Not thread-safe: one pass reads it.
+ */
+final class StoredRows implements AutoCloseable {
+
+    private final @Nullable MongoCursor<BsonDocument> cursor;
+
+    private long read;
+
+    private StoredRows(@Nullable MongoCursor<BsonDocument> cursor) {
+        this.cursor = cursor;
+    }
+
+    /**
+     * Opens the rows of a generation; none before the first, and none of a legacy generation, which
+     * the pass rebuilds in versions.
+     * @param whole whether to read whole rows; else only {@code _id}, {@code _viewRow} and the hash
+     */
+    static StoredRows open(MongoCollection<BsonDocument> target, TargetRows rows, String partition,
+            @Nullable Generation generation, boolean whole) {
+        if (generation == null || generation.isLegacy()) {
+            return new StoredRows(null);
+        }
+        FindIterable<BsonDocument> found = target.find(rows.inGeneration(partition, generation))
+            .sort(Sorts.ascending(ViewFilter.ROW_FIELD))
+            .batchSize(TargetRows.GROUP_SIZE);
+        if (!whole) {
+            found = found.projection(Projections.include("_id", ViewFilter.ROW_FIELD, ViewFilter.HASH_FIELD));
+        }
+        return new StoredRows(found.cursor());
+    }
+
+    /** The next stored row, or null after the last. */
+    @Nullable
+    Stored next() {
+        if (cursor == null || !cursor.hasNext()) {
+            return null;
+        }
+        BsonDocument row = cursor.next();
+        read++;
+        BsonValue rowId = row.get(ViewFilter.ROW_FIELD);
+        BsonValue hash = row.get(ViewFilter.HASH_FIELD);
+        // A version without its row id (edited by hand) matches no result row: it is closed and rewritten.
+        return new Stored(row.get("_id"), rowId, hash != null && hash.isString() ? hash.asString().getValue() : null,
+                row);
+    }
+
+    /** How many stored rows were read so far. */
+    long read() {
+        return read;
+    }
+
+    @Override
+    public void close() {
+        if (cursor != null) {
+            try {
+                cursor.close();
+            }
+            catch (MongoException ex) {
+                // The server ends an abandoned cursor on its own.
+            }
+        }
+    }
+
+    /**
+     * One stored version.
+     * @param storedId its {@code _id}
+     * @param rowId the row's own id, null when the version lacks it
+     * @param hash its stored hash, null when it lacks one
+     * @param document the document as read (only the projected fields for a pass)
+     */
+    record Stored(BsonValue storedId, @Nullable BsonValue rowId, @Nullable String hash, BsonDocument document) {
+    }
+}

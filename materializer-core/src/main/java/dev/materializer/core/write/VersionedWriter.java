@@ -1,0 +1,411 @@
+package dev.materializer.core.write;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import com.mongodb.MongoException;
+import com.mongodb.client.ClientSession;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.BulkWriteOptions;
+import com.mongodb.client.model.WriteModel;
+import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.WriteMode;
+import dev.materializer.core.hash.RowHasher;
+import dev.materializer.core.server.EngineConcerns;
+import dev.materializer.core.view.Generation;
+import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewStatus;
+import org.bson.BsonDocument;
+import org.bson.BsonValue;
+import org.bson.types.ObjectId;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes a view's result as the next generation of row versions, in writes proportional to the
+ * diff: it merges the sorted result with the sorted rows of the current generation, adds a version
+ * for each row that is new or changed, closes the version of each row changed or gone, and flips
+ * the view to the new generation with a compare-and-set. A result equal to the stored rows writes
+ * nothing (the runner confirms it with the same compare-and-set).
+ *
+ * <p>Readers of generation {@code g} see the versions with {@code _viewFrom <= g < _viewTo}. The
+ * attempt writing {@code a > g} only adds versions from {@code a} and closes current versions at
+ * {@code a}, so until the flip every reader still sees exactly {@code g}, and after it exactly
+ * {@code a}: a reader never sees a mixed state, with or without transactions. An attempt that ends
+ * without its flip leaves versions that no reader sees; the next attempt, which holds the lease,
+ * removes what it added and reopens what it closed before writing.
+ *
+ * <p>Which way it writes: with transactions available and a diff of at most
+ * {@code maxTransactionRows} changes, the changes and the flip go in one transaction (one round,
+ * fenced by the transaction itself). Otherwise it takes the view's lease at the first group of
+ * changes, writes in groups of {@value TargetRows#GROUP_SIZE}, renewing the lease before each, and
+ * flips with the lease and the generation and version it started from. Without transactions a
+ * group is fenced by the lease alone: a pass paused for longer than {@code passLease} between its
+ * renewal and its write could still land a group after another pass took over, which the
+ * reconciler repairs.
+ *
+ * <p>Memory: the merge holds a batch of the result, a batch of the stored rows and the changes not
+ * yet written — a group of {@value TargetRows#GROUP_SIZE}, or up to {@code maxTransactionRows} while
+ * a transaction may still take them — whatever the size of the view.
+ *
+ * <p>Immutable and thread-safe; each write belongs to one pass.
+ */
+final class VersionedWriter {
+
+    private static final Logger log = LoggerFactory.getLogger(VersionedWriter.class);
+
+    private static final BulkWriteOptions UNORDERED = new BulkWriteOptions().ordered(false);
+
+    private final MongoDatabase database;
+
+    private final @Nullable MongoClient transactions;
+
+    private final @Nullable MongoDatabase transactionsDatabase;
+
+    private final ViewDocuments transactionsViews;
+
+    private final ResultReader reader;
+
+    private final TargetRows rows;
+
+    private final RowHasher hasher;
+
+    private final ViewLeases leases;
+
+    private final GenerationFlip flip;
+
+    private final String instanceId;
+
+    private final int maxTransactionRows;
+
+    /**
+     * @param transactions the client to write in transactions, null when the deployment has none;
+     *     the database is used through it, since a session belongs to the client that started it
+     */
+    VersionedWriter(MongoDatabase database, @Nullable MongoClient transactions, MaterializerOptions options,
+            ResultReader reader, TargetRows rows, RowHasher hasher, ViewLeases leases, GenerationFlip flip) {
+        this.database = database;
+        this.transactions = transactions;
+        this.transactionsDatabase = transactions == null ? null
+                : transactions.getDatabase(database.getName()).withCodecRegistry(database.getCodecRegistry());
+        this.transactionsViews = new ViewDocuments(transactionsDatabase == null ? database : transactionsDatabase,
+                options);
+        this.reader = reader;
+        this.rows = rows;
+        this.hasher = hasher;
+        this.leases = leases;
+        this.flip = flip;
+        this.instanceId = options.instanceId();
+        this.maxTransactionRows = options.maxTransactionRows();
+    }
+
+    /**
+     * Writes the view's result as its next generation, unless it equals the current one.
+     * @param start the view's status the pass started from: generation, write version, attempts
+     * @param generations per target of a view of the partition, its current generation, for the guard
+     */
+    WriteOutcome write(ViewDefinition view, ViewStatus start, Map<String, @Nullable Generation> generations)
+            throws ViewRunException, PassSupersededException {
+        MongoCollection<BsonDocument> target = database.getCollection(view.targetCollection(), BsonDocument.class);
+        Attempt attempt = new Attempt(view, start, target);
+        try (ResultReader.Cursor result = reader.open(view, generations);
+                StoredRows stored = StoredRows.open(target, rows, view.partition(), start.generation(), false)) {
+            new RowMerge(result, stored, hasher).run(attempt);
+            return attempt.finish();
+        }
+        catch (ViewRunException | PassSupersededException | RuntimeException ex) {
+            attempt.abandon();
+            throw ex;
+        }
+    }
+
+    /** One pass's changes, and its lease once it writes in groups. Not thread-safe. */
+    private final class Attempt implements RowMerge.Visitor {
+
+        private final ViewDefinition view;
+
+        private final ViewStatus start;
+
+        private final MongoCollection<BsonDocument> target;
+
+        /** The rows of this attempt's versions have ids made with it, unique to the attempt. */
+        private final ObjectId id = new ObjectId();
+
+        private final String owner;
+
+        private final List<ResultRow> added = new ArrayList<>();
+
+        private final List<BsonValue> closed = new ArrayList<>();
+
+        /** The generation this attempt writes, once it holds the lease; 0 before. */
+        private long generation;
+
+        private boolean verified;
+
+        /** Whether this attempt took the view's lease (it writes in groups). */
+        private boolean leased;
+
+        private long rowsWritten;
+
+        private long rowsRemoved;
+
+        Attempt(ViewDefinition view, ViewStatus start, MongoCollection<BsonDocument> target) {
+            this.view = view;
+            this.start = start;
+            this.target = target;
+            this.owner = instanceId + "/" + id.toHexString();
+        }
+
+        @Override
+        public void both(ResultRow row, StoredRows.Stored stored) throws ViewRunException, PassSupersededException {
+            if (!row.hash().equals(stored.hash())) {
+                closed.add(stored.storedId());
+                add(row);
+            }
+        }
+
+        @Override
+        public void onlyInResult(ResultRow row) throws ViewRunException, PassSupersededException {
+            add(row);
+        }
+
+        @Override
+        public void onlyStored(StoredRows.Stored stored) throws ViewRunException, PassSupersededException {
+            closed.add(stored.storedId());
+            rowsRemoved++;
+            flushWhenFull();
+        }
+
+        private void add(ResultRow row) throws ViewRunException, PassSupersededException {
+            if (!verified) {
+                rows.verify(row.id(), view.partition());
+                verified = true;
+            }
+            added.add(row);
+            rowsWritten++;
+            flushWhenFull();
+        }
+
+        private int pending() {
+            return added.size() + closed.size();
+        }
+
+        /**
+         * Writes the changes once a group is full. With transactions and no lease yet, it first
+         * gathers up to {@code maxTransactionRows} changes: a diff that small goes in one transaction.
+         */
+        private void flushWhenFull() throws ViewRunException, PassSupersededException {
+            int limit = leased || transactions == null ? TargetRows.GROUP_SIZE
+                    : Math.max(TargetRows.GROUP_SIZE, maxTransactionRows + 1);
+            if (pending() >= limit) {
+                if (!leased) {
+                    begin();
+                }
+                else {
+                    renew();
+                }
+                flush(target, null);
+            }
+        }
+
+        WriteOutcome finish() throws ViewRunException, PassSupersededException {
+            Generation current = start.generation();
+            boolean firstVersions = current == null || current.isLegacy();
+            if (!leased && pending() == 0 && !firstVersions) {
+                return WriteOutcome.unchanged(WriteMode.GENERATION);
+            }
+            WriteMode mode;
+            if (!leased && transactions != null && pending() <= maxTransactionRows && commitInTransaction()) {
+                mode = WriteMode.TRANSACTION;
+            }
+            else {
+                if (!leased) {
+                    begin();
+                }
+                else if (pending() > 0) {
+                    renew();
+                }
+                flush(target, null);
+                if (!flip.flip(view, current, start.version(), generation, owner)) {
+                    throw new PassSupersededException(
+                            "the pass lost its lease, or another pass changed the generation of the view");
+                }
+                mode = WriteMode.GENERATION;
+            }
+            if (firstVersions) {
+                removeRowsBeforeVersions();
+            }
+            return new WriteOutcome(mode, true, rowsWritten, rowsRemoved);
+        }
+
+        /** Takes the lease and the next generation, and removes what attempts that did not flip left. */
+        private void begin() throws PassSupersededException {
+            long taken = leases.take(view, owner, start.generation(), start.version());
+            if (taken == 0) {
+                throw new PassSupersededException(
+                        "a pass of another instance holds the view, or wrote it since this pass started");
+            }
+            generation = taken;
+            leased = true;
+            undoAttemptsAbove(currentNumber(), taken - 1, null, target);
+        }
+
+        /**
+         * Writes the changes and the flip in one transaction.
+         * @return false when the transaction failed for a reason that calls for writing in groups
+         */
+        private boolean commitInTransaction() throws ViewRunException, PassSupersededException {
+            MongoClient client = transactions;
+            MongoDatabase inTransactions = transactionsDatabase;
+            if (client == null || inTransactions == null) {
+                throw new IllegalStateException("no transactions");
+            }
+            MongoCollection<BsonDocument> targetInSession = inTransactions.getCollection(view.targetCollection(),
+                    BsonDocument.class);
+            try (ClientSession session = client.startSession()) {
+                session.startTransaction(EngineConcerns.TRANSACTION);
+                try {
+                    // First, so that a pass taking the lease meanwhile is a write conflict of this one
+                    if (!flip.flipInTransaction(session, transactionsViews.collection(), view, start.generation(),
+                            start.version(), start.attempts())) {
+                        throw new PassSupersededException("another pass holds or wrote the view since this one started");
+                    }
+                    generation = start.attempts() + 1;
+                    undoAttemptsAbove(currentNumber(), start.attempts(), session, targetInSession);
+                    flush(targetInSession, session);
+                    session.commitTransaction();
+                    added.clear();
+                    closed.clear();
+                    return true;
+                }
+                catch (MongoException ex) {
+                    generation = 0;
+                    if (MongoFailures.isWriteConflict(ex)) {
+                        throw new PassSupersededException("another pass wrote the view at the same time ("
+                                + MongoFailures.messageOf(ex) + ")");
+                    }
+                    if (MongoFailures.isInfrastructure(ex) && !ex.hasErrorLabel("TransientTransactionError")) {
+                        throw ex;
+                    }
+                    log.warn("View {}: the transaction failed ({}): it writes in groups", view.key(),
+                            MongoFailures.messageOf(ex));
+                    return false;
+                }
+                finally {
+                    if (session.hasActiveTransaction()) {
+                        abortQuietly(session);
+                    }
+                }
+            }
+        }
+
+        private long currentNumber() {
+            Generation current = start.generation();
+            return current == null || current.isLegacy() ? 0 : current.number();
+        }
+
+        /**
+         * Removes the versions added by attempts above the current generation that did not flip,
+         * and reopens the versions they closed: no reader saw either.
+         */
+        private void undoAttemptsAbove(long current, long lastAttempt, @Nullable ClientSession session,
+                MongoCollection<BsonDocument> collection) {
+            if (lastAttempt <= current) {
+                return;
+            }
+            String partition = view.partition();
+            long removed = session == null ? collection.deleteMany(rows.addedAbove(partition, current)).getDeletedCount()
+                    : collection.deleteMany(session, rows.addedAbove(partition, current)).getDeletedCount();
+            long reopened = session == null
+                    ? collection.updateMany(rows.closedAbove(partition, current), TargetRows.reopen()).getModifiedCount()
+                    : collection.updateMany(session, rows.closedAbove(partition, current), TargetRows.reopen())
+                        .getModifiedCount();
+            if (removed > 0 || reopened > 0) {
+                log.info("View {}: undid an attempt that did not flip: removed {} and reopened {} row version(s)",
+                        view.key(), removed, reopened);
+            }
+        }
+
+        /** Sends the pending changes as one unordered bulk write, in a transaction when given one. */
+        private void flush(MongoCollection<BsonDocument> collection, @Nullable ClientSession session)
+                throws ViewRunException {
+            if (pending() == 0) {
+                return;
+            }
+            List<WriteModel<BsonDocument>> writes = new ArrayList<>(pending());
+            for (BsonValue storedId : closed) {
+                writes.add(rows.close(storedId, view.partition(), generation));
+            }
+            for (ResultRow row : added) {
+                writes.add(rows.upsert(rows.version(row, view.partition(), id, generation)));
+            }
+            try {
+                if (session == null) {
+                    collection.bulkWrite(writes, UNORDERED);
+                }
+                else {
+                    collection.bulkWrite(session, writes, UNORDERED);
+                }
+            }
+            catch (MongoException ex) {
+                if (MongoFailures.isInfrastructure(ex) || session != null) {
+                    throw ex;
+                }
+                throw new ViewRunException("the write of a group of rows failed: " + MongoFailures.messageOf(ex));
+            }
+            if (session == null) {
+                // In a transaction they are written only once it commits: a failed commit writes them in groups
+                added.clear();
+                closed.clear();
+            }
+        }
+
+        private void renew() throws PassSupersededException {
+            if (!leases.renew(view, owner)) {
+                throw new PassSupersededException("the pass lost its lease");
+            }
+        }
+
+        /** The rows of an engine before row versions go once the first versioned generation is current. */
+        private void removeRowsBeforeVersions() {
+            try {
+                long removed = target.deleteMany(rows.beforeVersions(view.partition())).getDeletedCount();
+                if (removed > 0) {
+                    log.info("View {}: removed {} row(s) of the format before row versions", view.key(), removed);
+                }
+            }
+            catch (MongoException ex) {
+                // Readers no longer see them; the next first-versions check is the next rebuild's.
+                log.warn("View {}: the rows of the format before row versions were not removed: {}", view.key(),
+                        MongoFailures.messageOf(ex));
+            }
+        }
+
+        /** A pass that fails ends its lease; what it wrote no reader sees, and the next attempt undoes it. */
+        void abandon() {
+            if (!leased) {
+                return;
+            }
+            try {
+                leases.release(view, owner);
+            }
+            catch (RuntimeException ex) {
+                log.warn("View {}: the lease of a failed pass could not be released; it ends on its own: {}",
+                        view.key(), ex.toString());
+            }
+        }
+    }
+
+    private static void abortQuietly(ClientSession session) {
+        try {
+            session.abortTransaction();
+        }
+        catch (RuntimeException ex) {
+            // The server aborts an abandoned transaction on its own.
+        }
+    }
+}
