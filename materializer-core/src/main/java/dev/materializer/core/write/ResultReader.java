@@ -61,9 +61,19 @@ final class ResultReader {
      *     only target rows it may read
      */
     Cursor open(ViewDefinition view, Map<String, @Nullable Generation> generations) throws ViewRunException {
+        return open(view, view.pipeline(), generations);
+    }
+
+    /**
+     * Starts a pipeline of a view in place of its own: the pipeline restricted to some keys.
+     * @param stages the stages to run, before the scope guard
+     * @param generations as for {@link #open(ViewDefinition, Map)}
+     */
+    Cursor open(ViewDefinition view, List<BsonDocument> stages, Map<String, @Nullable Generation> generations)
+            throws ViewRunException {
         List<BsonDocument> pipeline;
         try {
-            pipeline = new ArrayList<>(guard.scope(view.pipeline(), view.partition(), view.collections(),
+            pipeline = new ArrayList<>(guard.scope(stages, view.partition(), view.collections(),
                     view.primarySource(), generations));
         }
         catch (ScopeViolationException ex) {

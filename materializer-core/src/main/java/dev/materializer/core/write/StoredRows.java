@@ -1,5 +1,7 @@
 package dev.materializer.core.write;
 
+import java.util.List;
+
 import com.mongodb.MongoException;
 import com.mongodb.client.FindIterable;
 import com.mongodb.client.MongoCollection;
@@ -8,6 +10,7 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewFilter;
+import org.bson.BsonArray;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 import org.jspecify.annotations.Nullable;
@@ -41,10 +44,23 @@ final class StoredRows implements AutoCloseable {
      */
     static StoredRows open(MongoCollection<BsonDocument> target, TargetRows rows, String partition,
             @Nullable Generation generation, boolean whole) {
+        return open(target, rows, partition, generation, whole, null);
+    }
+
+    /**
+     * Opens the rows of a generation with some row ids only, as a key-scoped pass reads them.
+     * @param rowIds the row ids, or null for every row
+     */
+    static StoredRows open(MongoCollection<BsonDocument> target, TargetRows rows, String partition,
+            @Nullable Generation generation, boolean whole, @Nullable List<BsonValue> rowIds) {
         if (generation == null || generation.isLegacy()) {
             return new StoredRows(null);
         }
-        FindIterable<BsonDocument> found = target.find(rows.inGeneration(partition, generation))
+        BsonDocument filter = rows.inGeneration(partition, generation);
+        if (rowIds != null) {
+            filter.append(ViewFilter.ROW_FIELD, new BsonDocument("$in", new BsonArray(rowIds)));
+        }
+        FindIterable<BsonDocument> found = target.find(filter)
             .sort(Sorts.ascending(ViewFilter.ROW_FIELD))
             .batchSize(TargetRows.GROUP_SIZE);
         if (!whole) {

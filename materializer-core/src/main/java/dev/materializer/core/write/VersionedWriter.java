@@ -110,10 +110,23 @@ final class VersionedWriter {
      */
     WriteOutcome write(ViewDefinition view, ViewStatus start, Map<String, @Nullable Generation> generations)
             throws ViewRunException, PassSupersededException {
+        return write(view, start, generations, null);
+    }
+
+    /**
+     * Writes the view's result, or — given a key scope — the rows of the affected keys only.
+     * @param scope the keys to recompute, or null for the whole view
+     * @throws OutsideKeyScopeException when the restricted result has a row outside the scope;
+     *     nothing was written that any reader sees
+     */
+    WriteOutcome write(ViewDefinition view, ViewStatus start, Map<String, @Nullable Generation> generations,
+            @Nullable KeyScope scope) throws ViewRunException, PassSupersededException {
         MongoCollection<BsonDocument> target = database.getCollection(view.targetCollection(), BsonDocument.class);
-        Attempt attempt = new Attempt(view, start, target);
-        try (ResultReader.Cursor result = reader.open(view, generations);
-                StoredRows stored = StoredRows.open(target, rows, view.partition(), start.generation(), false)) {
+        Attempt attempt = new Attempt(view, start, target, scope == null ? null : keysOf(scope));
+        try (ResultReader.Cursor result = scope == null ? reader.open(view, generations)
+                : reader.open(view, scope.pipeline(), generations);
+                StoredRows stored = StoredRows.open(target, rows, view.partition(), start.generation(), false,
+                        scope == null ? null : scope.rowIds())) {
             new RowMerge(result, stored, hasher).run(attempt);
             return attempt.finish();
         }
@@ -123,8 +136,17 @@ final class VersionedWriter {
         }
     }
 
+    private java.util.Set<String> keysOf(KeyScope scope) {
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        scope.rowIds().forEach(id -> keys.add(hasher.idKey(id)));
+        return keys;
+    }
+
     /** One pass's changes, and its lease once it writes in groups. Not thread-safe. */
     private final class Attempt implements RowMerge.Visitor {
+
+        /** The id keys of the rows a key-scoped pass may write; null for a whole pass. */
+        private final java.util.@Nullable Set<String> scope;
 
         private final ViewDefinition view;
 
@@ -153,7 +175,9 @@ final class VersionedWriter {
 
         private long rowsRemoved;
 
-        Attempt(ViewDefinition view, ViewStatus start, MongoCollection<BsonDocument> target) {
+        Attempt(ViewDefinition view, ViewStatus start, MongoCollection<BsonDocument> target,
+                java.util.@Nullable Set<String> scope) {
+            this.scope = scope;
             this.view = view;
             this.start = start;
             this.target = target;
@@ -162,6 +186,9 @@ final class VersionedWriter {
 
         @Override
         public void both(ResultRow row, StoredRows.Stored stored) throws ViewRunException, PassSupersededException {
+            if (scope != null && !scope.contains(hasher.idKey(row.id()))) {
+                throw new OutsideKeyScopeException(row.id());
+            }
             if (!row.hash().equals(stored.hash())) {
                 closed.add(stored.storedId());
                 add(row);
@@ -181,6 +208,9 @@ final class VersionedWriter {
         }
 
         private void add(ResultRow row) throws ViewRunException, PassSupersededException {
+            if (scope != null && !scope.contains(hasher.idKey(row.id()))) {
+                throw new OutsideKeyScopeException(row.id());
+            }
             if (!verified) {
                 rows.verify(row.id(), view.partition());
                 verified = true;
@@ -215,6 +245,9 @@ final class VersionedWriter {
         WriteOutcome finish() throws ViewRunException, PassSupersededException {
             Generation current = start.generation();
             boolean firstVersions = current == null || current.isLegacy();
+            if (firstVersions && scope != null) {
+                throw new IllegalStateException("a view without versions runs whole first");
+            }
             if (!leased && pending() == 0 && !firstVersions) {
                 return WriteOutcome.unchanged(WriteMode.GENERATION);
             }

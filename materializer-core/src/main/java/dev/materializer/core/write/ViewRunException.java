@@ -4,7 +4,7 @@ package dev.materializer.core.write;
  * A problem of the view itself — its pipeline, its guard, its limits, a row, its target — that
  * makes the pass {@code errored}. The message becomes the view's {@code lastError}.
  */
-final class ViewRunException extends Exception {
+class ViewRunException extends Exception {
 
     private static final long serialVersionUID = 1L;
 

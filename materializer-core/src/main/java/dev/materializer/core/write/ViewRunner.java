@@ -8,6 +8,7 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoDatabase;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.PassOutcome;
+import dev.materializer.core.PassScope;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.VerifyReport;
 import dev.materializer.core.WriteMode;
@@ -94,6 +95,18 @@ public final class ViewRunner {
      *     problem of the view
      */
     public PassReport run(ViewDefinition view) {
+        return run(view, null);
+    }
+
+    /**
+     * Runs the view once, recomputing only the rows of some keys when given a key scope. A view
+     * without a versioned generation yet, and a scope the result does not keep to, run whole.
+     * @param view the view
+     * @param scope the keys to recompute, or null for the whole view
+     * @return what the pass did, and whether it was key-scoped
+     * @throws MongoException only when the deployment fails
+     */
+    public PassReport run(ViewDefinition view, @Nullable KeyScope scope) {
         long started = System.nanoTime();
         WriteMode mode = WriteMode.NONE;
         try {
@@ -108,9 +121,21 @@ public final class ViewRunner {
             sweeper.sweep(view, status.status(), status.serverNow());
             Map<String, @Nullable Generation> generations = statuses.currentGenerations(view.partition());
             mode = transactional ? WriteMode.TRANSACTION : WriteMode.GENERATION;
-            WriteOutcome outcome = writer.write(view, status.status(), generations);
+            Generation current = status.status().generation();
+            if (scope != null && (current == null || current.isLegacy())) {
+                return run(view, null).scoped(PassScope.FULL, "the view has no rows of its own yet");
+            }
+            WriteOutcome outcome;
+            try {
+                outcome = writer.write(view, status.status(), generations, scope);
+            }
+            catch (OutsideKeyScopeException ex) {
+                log.warn("View {}: {}; it runs whole", view.key(), ex.getMessage());
+                return run(view, null).scoped(PassScope.FULL, ex.getMessage());
+            }
             mode = outcome.mode();
-            return confirmed(view, outcome, status.status().generation(), status.status().version(), started);
+            PassReport report = confirmed(view, outcome, current, status.status().version(), started);
+            return scope == null ? report : report.scoped(PassScope.KEYS, scope.description());
         }
         catch (ViewRunException ex) {
             return new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started), ex.getMessage());

@@ -93,6 +93,50 @@ abstract class VersionedWriteContract {
     }
 
     @Test
+    void aKeyScopedPassReplacesOnlyTheRowsOfItsKeysAndEqualsAWholePass(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo);
+        fixture.orders("acme", 2500, 1);
+        ViewDefinition view = fixture.view("amounts", "acme", ViewFixture.AMOUNTS);
+        ViewRunner runner = fixture.groupsRunner();
+        runner.run(view);
+        fixture.setAmount(7, 5);
+        fixture.source().deleteOne(Filters.eq("_id", 9));
+        KeyScope scope = new KeyScope(List.of(BsonDocument.parse("{$match: {_id: {$in: [7, 9]}}}"),
+                BsonDocument.parse(ViewFixture.AMOUNTS[0])), List.of(new BsonInt32(7), new BsonInt32(9)), "2 keys of _id");
+
+        PassReport report = runner.run(view, scope);
+
+        assertThat(report.scope()).isEqualTo(dev.materializer.core.PassScope.KEYS);
+        assertThat(report.scopeNote()).isEqualTo("2 keys of _id");
+        assertThat(report.rowsWritten()).isEqualTo(1);
+        assertThat(report.rowsRemoved()).isEqualTo(1);
+        Map<Object, Object> scoped = fixture.readField(view, "amount");
+        assertThat(runner.run(view).outcome()).as("a whole pass finds nothing left to do").isEqualTo(PassOutcome.UNCHANGED);
+        assertThat(scoped).hasSize(2499).containsEntry(7, 5).doesNotContainKey(9);
+    }
+
+    @Test
+    void aKeyScopedPassWhoseResultLeavesItsKeysRunsWholeAndSaysWhy(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo);
+        fixture.orders("acme", 20, 1);
+        ViewDefinition view = fixture.view("amounts", "acme", ViewFixture.AMOUNTS);
+        ViewRunner runner = fixture.groupsRunner();
+        runner.run(view);
+        fixture.setAmount(3, 4);
+        fixture.setAmount(4, 4);
+        // A wrong restriction: it lets row 4 through but names only row 3
+        KeyScope scope = new KeyScope(List.of(BsonDocument.parse("{$match: {_id: {$in: [3, 4]}}}"),
+                BsonDocument.parse(ViewFixture.AMOUNTS[0])), List.of(new BsonInt32(3)), "1 key of _id");
+
+        PassReport report = runner.run(view, scope);
+
+        assertThat(report.scope()).isEqualTo(dev.materializer.core.PassScope.FULL);
+        assertThat(report.scopeNote()).contains("row 4");
+        assertThat(report.rowsWritten()).isEqualTo(2);
+        assertThat(fixture.readField(view, "amount")).hasSize(20).containsEntry(3, 4).containsEntry(4, 4);
+    }
+
+    @Test
     void anUnchangedResultWritesNothingAndConfirmsTheFence(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
         fixture.orders("acme", 2500, 1);
