@@ -22,11 +22,15 @@ import org.bson.BsonValue;
  * @param targetCollection the collection that holds the result's rows
  * @param sourceFields per source, the field paths the pipeline reads; a source not named reads
  *     every field
- * @param fingerprint a hash of what defines the result (sources, pipeline, target, source fields),
- *     so a restart can tell a changed definition from an unchanged one
+ * @param fingerprint a hash of what defines the result (sources, pipeline, target, source fields,
+ *     and the incremental declaration when there is one), so a restart can tell a changed definition
+ *     from an unchanged one
+ * @param incremental what the document's {@code incremental} field says; {@link IncrementalDeclaration#AUTO}
+ *     when it has none
  */
 public record ViewDefinition(BsonValue id, String partition, List<String> collections, List<BsonDocument> pipeline,
-        String targetCollection, Map<String, List<String>> sourceFields, String fingerprint) {
+        String targetCollection, Map<String, List<String>> sourceFields, String fingerprint,
+        IncrementalDeclaration incremental) {
 
     /**
      * Copies the collections and the stages (which are mutable) so the definition stays immutable;
@@ -40,15 +44,31 @@ public record ViewDefinition(BsonValue id, String partition, List<String> collec
     }
 
     /**
+     * A definition without an incremental declaration ({@link IncrementalDeclaration#AUTO}).
+     * @param id the {@code _id} of the view document
+     * @param partition the partition the view is for
+     * @param collections the sources
+     * @param pipeline the stages of the pipeline
+     * @param targetCollection the collection that holds the result's rows
+     * @param sourceFields per source, the field paths the pipeline reads
+     * @param fingerprint a hash of what defines the result
+     */
+    public ViewDefinition(BsonValue id, String partition, List<String> collections, List<BsonDocument> pipeline,
+            String targetCollection, Map<String, List<String>> sourceFields, String fingerprint) {
+        this(id, partition, collections, pipeline, targetCollection, sourceFields, fingerprint,
+                IncrementalDeclaration.AUTO);
+    }
+
+    /**
      * The same definition for another view: its own id and partition, this one's parsed parts
-     * (sources, stages, target, source fields, fingerprint), shared rather than copied.
+     * (sources, stages, target, source fields, fingerprint, incremental declaration), shared rather than copied.
      * @param otherId the {@code _id} of the other view
      * @param otherPartition its partition
      * @return the definition of the other view
      */
     public ViewDefinition sharedWith(BsonValue otherId, String otherPartition) {
         return new ViewDefinition(otherId, otherPartition, collections, pipeline, targetCollection, sourceFields,
-                fingerprint);
+                fingerprint, incremental);
     }
 
     /** The key of the view: its partition and id. */

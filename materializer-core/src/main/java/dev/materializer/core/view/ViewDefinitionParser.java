@@ -20,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  * field and what is allowed — why it cannot run.
  *
  * <p>Unknown top-level fields are allowed (users keep their metadata there) and the status field is
- * ignored. Whether the pipeline writes ({@code $merge}, {@code $out}) is not checked here: the scope
+ * ignored. The optional {@code incremental} field is read into an {@link IncrementalDeclaration}
+ * ({@code true}, {@code false} or {@code {key: <field path or array of field paths>}}); only its form
+ * is checked here. Whether the pipeline writes ({@code $merge}, {@code $out}) is not checked here: the scope
  * guard does it, sub-pipelines included.
  *
  * <p>Stateless and thread-safe.
@@ -36,6 +38,10 @@ public final class ViewDefinitionParser {
     private static final String TARGET = "targetCollection";
 
     private static final String SOURCE_FIELDS = "sourceFields";
+
+    private static final String INCREMENTAL = "incremental";
+
+    private static final String INCREMENTAL_KEY = "key";
 
     private final String partitionField;
 
@@ -64,8 +70,10 @@ public final class ViewDefinitionParser {
         List<BsonDocument> pipeline = pipeline(document);
         String target = target(document, collections);
         Map<String, List<String>> sourceFields = sourceFields(document, collections);
-        String fingerprint = ViewFingerprint.of(collections, pipeline, target, sourceFields);
-        return new ViewDefinition(id, partition, collections, pipeline, target, sourceFields, fingerprint);
+        IncrementalDeclaration incremental = incremental(document);
+        String fingerprint = ViewFingerprint.of(collections, pipeline, target, sourceFields, incremental);
+        return new ViewDefinition(id, partition, collections, pipeline, target, sourceFields, fingerprint,
+                incremental);
     }
 
     private static BsonValue id(BsonDocument document) throws InvalidViewException {
@@ -158,6 +166,39 @@ public final class ViewDefinitionParser {
             sourceFields.put(source, fieldPaths(SOURCE_FIELDS + "." + source, entry.getValue()));
         }
         return sourceFields;
+    }
+
+    private static IncrementalDeclaration incremental(BsonDocument document) throws InvalidViewException {
+        BsonValue value = document.get(INCREMENTAL);
+        if (value == null || (value.isBoolean() && value.asBoolean().getValue())) {
+            return IncrementalDeclaration.AUTO;
+        }
+        if (value.isBoolean()) {
+            return IncrementalDeclaration.OFF;
+        }
+        String allowed = INCREMENTAL + " must be true, false or {key: <a field path or an array of field paths>}, was ";
+        if (!value.isDocument() || value.asDocument().size() != 1
+                || !value.asDocument().containsKey(INCREMENTAL_KEY)) {
+            throw new InvalidViewException(allowed + describe(value));
+        }
+        BsonValue key = value.asDocument().get(INCREMENTAL_KEY);
+        String field = INCREMENTAL + "." + INCREMENTAL_KEY;
+        if (key.isString()) {
+            if (!isFieldPath(key.asString().getValue())) {
+                throw new InvalidViewException(field + " must be a field path such as 'customer' or 'address.city': "
+                        + "dot-separated names, none blank or starting with '$', was " + describe(key));
+            }
+            return IncrementalDeclaration.key(List.of(key.asString().getValue()));
+        }
+        if (!key.isArray() || key.asArray().isEmpty()) {
+            throw new InvalidViewException(field + " must be a field path or a non-empty array of field paths, was "
+                    + describe(key));
+        }
+        List<String> paths = fieldPaths(field, key);
+        if (new HashSet<>(paths).size() != paths.size()) {
+            throw new InvalidViewException(field + " names a field path twice: " + paths);
+        }
+        return IncrementalDeclaration.key(paths);
     }
 
     private static List<String> fieldPaths(String field, BsonValue value) throws InvalidViewException {

@@ -19,7 +19,9 @@ import org.bson.codecs.BsonDocumentCodec;
  * sources, pipeline, target and source fields. BSON is typed and length-prefixed, so the encoding
  * is unambiguous; stage keys keep their order (it matters in {@code $sort}); source fields are
  * sorted by source, since their order means nothing. The id, partition, status and metadata are
- * left out, so writing a status does not change it.
+ * left out, so writing a status does not change it. An incremental declaration other than none is in
+ * it too: it does not change the result, but views with one fingerprint share one definition, so two
+ * views that declare differently must not share; a view without one keeps the fingerprint it always had.
  *
  * <p>Stateless and thread-safe.
  */
@@ -32,6 +34,11 @@ final class ViewFingerprint {
 
     static String of(List<String> collections, List<BsonDocument> pipeline, String targetCollection,
             Map<String, List<String>> sourceFields) {
+        return of(collections, pipeline, targetCollection, sourceFields, IncrementalDeclaration.AUTO);
+    }
+
+    static String of(List<String> collections, List<BsonDocument> pipeline, String targetCollection,
+            Map<String, List<String>> sourceFields, IncrementalDeclaration incremental) {
         BsonArray sources = new BsonArray();
         collections.forEach(name -> sources.add(new BsonString(name)));
         BsonArray stages = new BsonArray();
@@ -45,6 +52,12 @@ final class ViewFingerprint {
         BsonDocument canonical = new BsonDocument("collections", sources).append("pipeline", stages)
             .append("targetCollection", new BsonString(targetCollection))
             .append("sourceFields", fields);
+        if (incremental.mode() != IncrementalDeclaration.Mode.AUTO) {
+            BsonArray key = new BsonArray();
+            incremental.key().forEach(path -> key.add(new BsonString(path)));
+            canonical.append("incremental", new BsonDocument("mode", new BsonString(incremental.mode().name()))
+                .append("key", key));
+        }
         ByteBuffer bytes = new RawBsonDocument(canonical, CODEC).getByteBuffer().asNIO();
         return HexFormat.of().formatHex(sha256().digest(toArray(bytes)));
     }
