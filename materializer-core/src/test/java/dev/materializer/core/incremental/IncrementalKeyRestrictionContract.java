@@ -98,9 +98,9 @@ abstract class IncrementalKeyRestrictionContract {
         ScopeGuard guard = new ScopeGuard("_part");
         Set<GroupKey> keys = Set.of(key("'ann'"), key("null"));
 
-        List<BsonDocument> whole = run(orders, guard.scope(shape.pipeline(), "acme", List.of("orders"), List.of()));
+        List<BsonDocument> whole = run(orders, guard.scope(shape.pipeline(), "acme", List.of("orders"), "orders", java.util.Map.of()));
         List<BsonDocument> restricted = run(orders,
-                guard.scope(KeyRestriction.of(shape).pipeline(keys), "acme", List.of("orders"), List.of()));
+                guard.scope(KeyRestriction.of(shape).pipeline(keys), "acme", List.of("orders"), "orders", java.util.Map.of()));
 
         assertThat(rowsOf(restricted, keys)).containsExactlyInAnyOrderElementsOf(rowsOf(whole, keys))
             .containsExactlyInAnyOrder(GroupKey.of(BsonDocument.parse("{_id: 'ann', q: 3}")),
