@@ -11,6 +11,7 @@ import java.util.function.Predicate;
 
 import com.mongodb.MongoException;
 import dev.materializer.core.graph.DependencyOrder;
+import dev.materializer.core.incremental.PassPlanner;
 import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.time.EngineClock;
@@ -19,6 +20,7 @@ import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewKey;
 import dev.materializer.core.view.ViewState;
 import dev.materializer.core.write.StatusStore;
+import dev.materializer.core.write.KeyScope;
 import dev.materializer.core.write.ViewRunner;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -233,7 +235,7 @@ final class PassExecution implements PassScheduler.PassRunner {
             if (current == null) {
                 throw new IllegalStateException("the engine has not started");
             }
-            report = current.run(view);
+            report = current.run(view, plan(current, view, dirty));
         }
         catch (MongoException | IllegalStateException ex) {
             // Not the view's fault (unreachable server, stepdown, engine not started): it runs again.
@@ -283,6 +285,27 @@ final class PassExecution implements PassScheduler.PassRunner {
         }
         listener.onPassFinished(report);
         return report;
+    }
+
+    /**
+     * The key scope of the view's pass, from the keys its marks name; null for a whole pass. A
+     * failure to plan (a key query that fails, say) makes the pass whole.
+     */
+    private @Nullable KeyScope plan(ViewRunner current, ViewDefinition view, DirtySources dirty) {
+        try {
+            PassPlanner.Plan plan = PassPlanner.plan(registry.shape(view.key()),
+                    dirty.keysOf(view.key().id(), view.collections()),
+                    (filter, projection) -> current.find(view, filter, projection));
+            if (plan.scope() == null) {
+                log.debug("View {} of partition {} runs whole: {}", view.key().id(), view.partition(), plan.wholeBecause());
+            }
+            return plan.scope();
+        }
+        catch (RuntimeException ex) {
+            log.debug("View {} of partition {} runs whole: its keys could not be planned: {}", view.key().id(),
+                    view.partition(), ex.toString());
+            return null;
+        }
     }
 
     private void refreshGeneration(ViewDefinition view) {

@@ -127,7 +127,7 @@ final class SourceFeed implements StreamListener {
             if (!streams.containsKey(source)) {
                 boolean preImages = CapabilityDetector.preImages(database, source);
                 CollectionStream stream = new CollectionStream(database, source, preImages, options.partitionField(),
-                        checkpoints, this, clock,
+                        () -> registry.keyPathsOf(source), checkpoints, this, clock,
                         options.rewatch(), options.maxBackoff(), CHECKPOINT_INTERVAL);
                 streams.put(source, stream);
                 stream.start(OPEN_WAIT);
@@ -194,7 +194,7 @@ final class SourceFeed implements StreamListener {
             lag = eventLag;
         }
         listener.onChange(collection, eventLag);
-        Map<String, java.util.List<String>> marks;
+        Map<String, Map<String, dev.materializer.core.incremental.AffectedKeys>> marks;
         try {
             AffectedPartitions affected = router.route(collection, change);
             if (!affected.all() && affected.partitions().isEmpty()) {
@@ -206,9 +206,9 @@ final class SourceFeed implements StreamListener {
             markEveryReader(collection, ex);
             return;
         }
-        marks.forEach((partition, viewIds) -> {
+        marks.forEach((partition, keysByView) -> {
             if (owns.test(partition)) {
-                scheduler.markDirty(partition, collection, viewIds, change.clusterTime());
+                scheduler.markDirty(partition, collection, keysByView, change.clusterTime());
             }
         });
     }

@@ -156,6 +156,8 @@ final class ViewCatalog implements StreamListener {
         BsonValue id = document.get("_id");
         try {
             ViewDefinition view = parser.parse(document);
+            // A declared incremental key the pipeline does not have is an error of the view
+            dev.materializer.core.incremental.ShapeAnalysis.of(view);
             ViewDefinition known = registry.definition(view.key().id());
             if (known != null && sameDefinition(known, view)) {
                 return known;

@@ -16,7 +16,11 @@ import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.routing.WatchedFields;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.incremental.AffectedKeys;
+import dev.materializer.core.incremental.ShapeAnalysis;
+import dev.materializer.core.incremental.ViewShape;
 import dev.materializer.core.view.Generation;
+import dev.materializer.core.view.InvalidViewException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -156,14 +160,68 @@ final class ViewRegistry {
         /** The views using it; guarded by the registry's {@code structure}. */
         private int users;
 
+        /** Proved once per definition: whether its passes can be key-scoped, and by which key. */
+        private final ViewShape shape;
+
+        /** The mark of a view whose passes are always whole, made once. */
+        private final AffectedKeys whole;
+
         Shared(ViewDefinition template, String partitionField) {
             this.template = template;
+            this.shape = shapeOf(template);
+            this.whole = AffectedKeys.fullPass("the view is not incremental: " + shape.fullReason());
             Map<String, WatchedFields> compiled = new HashMap<>();
             for (String source : template.collections()) {
                 compiled.put(source, WatchedFields.of(template.sourceFields().getOrDefault(source, List.of()),
                         partitionField));
             }
             this.watched = Map.copyOf(compiled);
+        }
+
+        /** The keys of the view's rows a change affects; never throws for an event it cannot read. */
+        AffectedKeys keysOf(String source, SourceChange change) {
+            if (!shape.isIncremental()) {
+                return whole;
+            }
+            for (String path : pathsOf(source)) {
+                if (!change.imagesCarry(path) && !shape.keyIsInDocumentId()) {
+                    return AffectedKeys.fullPass("the change stream of " + source + " carried no " + path
+                            + " (it projects events on this server; the key paths are kept from its next open)");
+                }
+            }
+            try {
+                return AffectedKeys.of(shape, source, change);
+            }
+            catch (RuntimeException ex) {
+                return AffectedKeys.fullPass("the keys of a change could not be read: " + ex);
+            }
+        }
+
+        /** The document paths of a source whose values give this view's keys. */
+        List<String> pathsOf(String source) {
+            if (!shape.isIncremental()) {
+                return List.of();
+            }
+            List<String> paths = new ArrayList<>();
+            if (source.equals(shape.primarySource())) {
+                paths.addAll(shape.keyPaths());
+            }
+            shape.lookups().forEach(link -> {
+                if (link.foreignCollection().equals(source)) {
+                    paths.add(link.foreignField());
+                }
+            });
+            return paths;
+        }
+
+        private static ViewShape shapeOf(ViewDefinition view) {
+            try {
+                return ShapeAnalysis.of(view);
+            }
+            catch (InvalidViewException ex) {
+                // The catalog refuses such a view before it gets here; were one to, it runs whole
+                return ViewShape.whole(view.primarySource(), ex.getMessage());
+            }
         }
     }
 
@@ -255,12 +313,12 @@ final class ViewRegistry {
      * Per partition among those given (or all when null), the views that read the source and whose
      * watched fields the change may touch. Touches only the given partitions' views of the source.
      */
-    Map<String, List<String>> viewsToMark(String source, SourceChange change, @Nullable Set<String> among) {
+    Map<String, Map<String, AffectedKeys>> viewsToMark(String source, SourceChange change, @Nullable Set<String> among) {
         Map<String, List<Entry>> readers = bySource.get(source);
         if (readers == null) {
             return Map.of();
         }
-        Map<String, List<String>> marked = new HashMap<>();
+        Map<String, Map<String, AffectedKeys>> marked = new HashMap<>();
         if (among == null) {
             readers.forEach((partition, list) -> mark(source, change, partition, list, marked));
         }
@@ -275,13 +333,32 @@ final class ViewRegistry {
         return marked;
     }
 
+    /** Marks the views of the list the change may touch, each with the keys of its rows it affects. */
     private static void mark(String source, SourceChange change, String partition, List<Entry> list,
-            Map<String, List<String>> marked) {
+            Map<String, Map<String, AffectedKeys>> marked) {
         for (Entry entry : list) {
             if (entry.watched(source).mayBeTouchedBy(change)) {
-                marked.computeIfAbsent(partition, key -> new ArrayList<>(list.size())).add(entry.key.id());
+                marked.computeIfAbsent(partition, key -> new HashMap<>(list.size() * 2))
+                    .put(entry.key.id(), entry.definition.keysOf(source, change));
             }
         }
+    }
+
+    /**
+     * The document paths a change stream of the source keeps in projected events, so the key-scoped
+     * views reading it can tell their keys: the key paths and {@code $lookup} foreign fields.
+     */
+    Set<String> keyPathsOf(String source) {
+        Set<String> paths = new TreeSet<>();
+        bySource.getOrDefault(source, Map.of()).values()
+            .forEach(list -> list.forEach(entry -> paths.addAll(entry.definition.pathsOf(source))));
+        return paths;
+    }
+
+    /** The proved shape of a view, for a key-scoped pass; a FULL shape for a view it does not know. */
+    ViewShape shape(ViewKey key) {
+        Entry entry = entryOf(key);
+        return entry == null ? ViewShape.whole("", "the view is not registered") : entry.definition.shape;
     }
 
     /** Whether the view is held back from running: in a cycle, or sharing its target. */

@@ -69,6 +69,16 @@ public final class ViewShape {
         this.lookups = List.copyOf(lookups);
     }
 
+    /**
+     * A shape whose passes are always whole.
+     * @param primarySource the collection the pipeline runs on
+     * @param reason why
+     * @return the shape
+     */
+    public static ViewShape whole(String primarySource, String reason) {
+        return full(primarySource, List.of(), reason);
+    }
+
     static ViewShape full(String primarySource, List<BsonDocument> pipeline, String reason) {
         return new ViewShape(Kind.FULL, reason, primarySource, pipeline, List.of(), List.of(), List.of());
     }

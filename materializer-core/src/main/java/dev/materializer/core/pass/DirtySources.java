@@ -6,13 +6,15 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
+import dev.materializer.core.incremental.AffectedKeys;
 import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What changed in one partition since its last pass: per source, either every view reading it is
  * affected, or only the views whose {@code sourceFields} the changes touched — or, for a catch-up,
- * everything. So an update that touches none of a view's fields does not run that view, even when
+ * everything. Per view it also keeps the keys of its rows the changes affect, for a key-scoped
+ * pass; any mark that names no keys makes the view's pass whole (fail safe: never fewer rows). So an update that touches none of a view's fields does not run that view, even when
  * it runs another view of the same partition.
  *
  * <p>Not thread-safe: the scheduler owns the set it collects marks in, under its lock; a pass works
@@ -20,8 +22,25 @@ import org.jspecify.annotations.Nullable;
  */
 public final class DirtySources {
 
+    /** The most keys a view's marks hold; past it the view runs whole, which is then cheaper anyway. */
+    public static final int MAX_KEYS = 1000;
+
     /** Per source, the affected view ids; null means every view reading the source. */
     private final Map<String, @Nullable Set<String>> bySource = new HashMap<>();
+
+    /**
+     * Per view, the keys its marks affect (see {@link #keysOf}). A view marked without keys is here
+     * with a full pass, so keys never narrow what another mark of the view asked for.
+     */
+    private final Map<String, AffectedKeys> keysByView = new HashMap<>();
+
+    /** The keys of a mark that named none: a full pass. */
+    private static final AffectedKeys UNKEYED = AffectedKeys.fullPass("a change that names no keys (a retry, a restart, a first run)");
+
+    private static final AffectedKeys CATCH_UP = AffectedKeys.fullPass("a catch-up of the partition");
+
+    private static final AffectedKeys TOO_MANY = AffectedKeys.fullPass("more than " + MAX_KEYS
+            + " keys changed: a whole pass is cheaper");
 
     /** A catch-up: every view of the partition, whatever it reads. */
     private boolean everything;
@@ -43,10 +62,55 @@ public final class DirtySources {
      * @param viewIds the views the change may affect
      */
     public void add(String source, Collection<String> viewIds) {
+        addViews(source, viewIds);
+        for (String viewId : viewIds) {
+            addKeys(viewId, UNKEYED);
+        }
+    }
+
+    /**
+     * Marks a source changed for some views, with the keys of their rows the change affects.
+     * @param source the source
+     * @param keysByView per affected view, the keys the change affects (or a full pass)
+     */
+    public void add(String source, Map<String, AffectedKeys> keysByView) {
+        addViews(source, keysByView.keySet());
+        keysByView.forEach(this::addKeys);
+    }
+
+    private void addViews(String source, Collection<String> viewIds) {
         if (bySource.containsKey(source) && bySource.get(source) == null) {
             return;
         }
         bySource.computeIfAbsent(source, key -> new HashSet<>()).addAll(viewIds);
+    }
+
+    private void addKeys(String viewId, AffectedKeys keys) {
+        AffectedKeys merged = keysByView.merge(viewId, keys, AffectedKeys::union);
+        if (!merged.needsFullPass() && merged.keys().size() + merged.unknownOldKeyOf().size() > MAX_KEYS) {
+            keysByView.put(viewId, TOO_MANY);
+        }
+    }
+
+    /**
+     * What a view's pass must recompute: the keys its marks affect, or a full pass (with why) when
+     * any mark of it did not say, the partition catches up, or a source it reads was marked for
+     * every view.
+     * @param viewId the view's id
+     * @param sources the view's sources
+     * @return the keys, or a full pass
+     */
+    public AffectedKeys keysOf(String viewId, Collection<String> sources) {
+        if (everything) {
+            return CATCH_UP;
+        }
+        for (String source : sources) {
+            if (bySource.containsKey(source) && bySource.get(source) == null) {
+                return AffectedKeys.fullPass("every view reading " + source + " was marked");
+            }
+        }
+        AffectedKeys keys = keysByView.get(viewId);
+        return keys == null ? UNKEYED : keys;
     }
 
     /**
@@ -81,9 +145,10 @@ public final class DirtySources {
                 addAll(source);
             }
             else {
-                add(source, views);
+                addViews(source, views);
             }
         });
+        other.keysByView.forEach(this::addKeys);
     }
 
     /**

@@ -152,6 +152,23 @@ public final class PassScheduler {
     }
 
     /**
+     * Marks a source of a partition dirty for some of its views, with the keys of their rows the
+     * change affects, for an event of a known cluster time.
+     * @param partition the partition
+     * @param source the source that changed
+     * @param keysByView per view the change may affect, its affected keys (or a full pass)
+     * @param clusterTime the event's cluster time, or null when unknown
+     */
+    public void markDirty(String partition, String source,
+            java.util.Map<String, dev.materializer.core.incremental.AffectedKeys> keysByView,
+            org.bson.@Nullable BsonTimestamp clusterTime) {
+        DirtySources marks = new DirtySources();
+        marks.add(source, keysByView);
+        marks.noteClusterTime(clusterTime);
+        mark(partition, marks);
+    }
+
+    /**
      * Marks every view of a partition for a catch-up, for changes no one may have heard (a
      * partition taken over). See {@link #catchUp(String, DirtySources)}.
      * @param partition the partition

@@ -21,10 +21,53 @@ import org.jspecify.annotations.Nullable;
  *     (the update may then touch any field)
  * @param clusterTime the server's operation time, when known
  * @param wallTime the server's wall time of the operation, when known
+ * @param imagePaths the document paths the images carry when the stream projected them (a server
+ *     that does not split large events): a field outside them is unknown, not missing; null when the
+ *     images are whole documents
  */
 public record SourceChange(Operation operation, @Nullable BsonDocument fullDocument,
         @Nullable BsonDocument fullDocumentBeforeChange, @Nullable BsonValue documentId,
-        @Nullable UpdatedFields update, @Nullable BsonTimestamp clusterTime, @Nullable Instant wallTime) {
+        @Nullable UpdatedFields update, @Nullable BsonTimestamp clusterTime, @Nullable Instant wallTime,
+        java.util.@Nullable Set<String> imagePaths) {
+
+    /** Copies the paths so the record stays immutable. */
+    public SourceChange {
+        imagePaths = imagePaths == null ? null : java.util.Set.copyOf(imagePaths);
+    }
+
+    /**
+     * A change whose images, when present, are whole documents.
+     * @param operation what happened
+     * @param fullDocument the post-image
+     * @param fullDocumentBeforeChange the pre-image
+     * @param documentId the {@code _id} of the changed document
+     * @param update the fields an update touched
+     * @param clusterTime the server's operation time
+     * @param wallTime the server's wall time
+     */
+    public SourceChange(Operation operation, @Nullable BsonDocument fullDocument,
+            @Nullable BsonDocument fullDocumentBeforeChange, @Nullable BsonValue documentId,
+            @Nullable UpdatedFields update, @Nullable BsonTimestamp clusterTime, @Nullable Instant wallTime) {
+        this(operation, fullDocument, fullDocumentBeforeChange, documentId, update, clusterTime, wallTime, null);
+    }
+
+    /**
+     * Whether the images carry a document path: always with whole images, else when a projected
+     * path is the path or one of its parents.
+     * @param path a dotted path
+     * @return true when a missing field at the path really is missing
+     */
+    public boolean imagesCarry(String path) {
+        if (imagePaths == null) {
+            return true;
+        }
+        for (String kept : imagePaths) {
+            if (path.equals(kept) || path.startsWith(kept + ".")) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     /** The kinds of change. */
     public enum Operation {

@@ -25,13 +25,22 @@ final class ChangeEvents {
     }
 
     static SourceChange toSourceChange(BsonDocument event) {
+        return toSourceChange(event, null);
+    }
+
+    /**
+     * The change an event tells.
+     * @param imagePaths the document paths a projected stream keeps in its images; null for whole
+     *     images
+     */
+    static SourceChange toSourceChange(BsonDocument event, java.util.@Nullable Set<String> imagePaths) {
         Operation operation = operation(event.get("operationType"));
         BsonDocument documentKey = document(event.get("documentKey"));
         BsonValue documentId = documentKey == null ? null : documentKey.get("_id");
         return new SourceChange(operation, document(event.get("fullDocument")),
                 document(event.get("fullDocumentBeforeChange")), documentId,
                 operation == Operation.UPDATE ? updatedFields(document(event.get("updateDescription")), event) : null,
-                event.get("clusterTime") instanceof BsonTimestamp time ? time : null, wallTime(event));
+                event.get("clusterTime") instanceof BsonTimestamp time ? time : null, wallTime(event), imagePaths);
     }
 
     private static Operation operation(@Nullable BsonValue value) {

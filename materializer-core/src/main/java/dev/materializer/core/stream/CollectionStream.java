@@ -57,6 +57,11 @@ public final class CollectionStream {
     /** The partition field when the listener only routes events; null when it reads whole documents. */
     private final @Nullable String routingField;
 
+    private final java.util.function.Supplier<java.util.Set<String>> keptPaths;
+
+    /** The document paths the open cursor's events carry; null while they carry whole documents. */
+    private volatile java.util.@Nullable Set<String> imagePaths;
+
     /** The pipeline chosen for the next cursor; null until chosen, and after the server refused one. */
     private volatile WatchPipeline.@Nullable Kind chosen;
 
@@ -126,6 +131,20 @@ public final class CollectionStream {
     public CollectionStream(MongoDatabase database, String collection, boolean preImages,
             @Nullable String routingField, @Nullable CheckpointStore checkpoints, StreamListener listener,
             EngineClock clock, Duration rewatch, Duration maxBackoff, Duration checkpointInterval) {
+        this(database, collection, preImages, routingField, java.util.Set::of, checkpoints, listener, clock, rewatch,
+                maxBackoff, checkpointInterval);
+    }
+
+    /**
+     * Creates a routed stream that keeps more of the documents in a projected event.
+     * @param keptPaths the document paths a projected event keeps beside the partition field, read at
+     *     each open (the keys of key-scoped views reading the collection)
+     */
+    public CollectionStream(MongoDatabase database, String collection, boolean preImages,
+            @Nullable String routingField, java.util.function.Supplier<java.util.Set<String>> keptPaths,
+            @Nullable CheckpointStore checkpoints, StreamListener listener,
+            EngineClock clock, Duration rewatch, Duration maxBackoff, Duration checkpointInterval) {
+        this.keptPaths = keptPaths;
         this.database = database;
         this.collection = collection;
         this.preImages = preImages;
@@ -244,8 +263,11 @@ public final class CollectionStream {
         Instant lastSave = clock.now();
         try {
             kind = pipeline();
+            java.util.Set<String> kept = kind == WatchPipeline.Kind.PROJECTED ? keptPaths.get() : java.util.Set.of();
+            imagePaths = kind == WatchPipeline.Kind.PROJECTED && routingField != null
+                    ? WatchPipeline.imagePaths(routingField, kept) : null;
             ChangeStreamIterable<BsonDocument> iterable = database.getCollection(collection, BsonDocument.class)
-                .watch(WatchPipeline.stages(kind, routingField))
+                .watch(WatchPipeline.stages(kind, routingField, kept))
                 .fullDocument(FullDocument.UPDATE_LOOKUP)
                 .maxAwaitTime(AWAIT_TIME.toMillis(), TimeUnit.MILLISECONDS)
                 .batchSize(1000);
@@ -340,7 +362,7 @@ public final class CollectionStream {
     private @Nullable SourceChange handOver(BsonDocument event) {
         for (int attempt = 1; !closed; attempt++) {
             try {
-                SourceChange change = ChangeEvents.toSourceChange(event);
+                SourceChange change = ChangeEvents.toSourceChange(event, imagePaths);
                 listener.onChange(collection, change);
                 return change;
             }

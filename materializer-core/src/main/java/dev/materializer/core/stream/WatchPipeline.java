@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  *     offers it (MongoDB 7.0, and 6.0.9); {@link SplitEvents} puts the fragments together.</li>
  * <li>{@link Kind#PROJECTED}: elsewhere, on a stream whose events are only routed, a projection
  *     down to what routing reads: the operation, the document key, the partition field of the
- *     post- and pre-image, the names (not the values) of the updated fields, the removed fields and
+ *     post- and pre-image (and the key paths of key-scoped views reading the collection), the names
+ *     (not the values) of the updated fields, the removed fields and
  *     truncated arrays, the times.</li>
  * <li>{@link Kind#PLAIN}: nothing, where neither works or the whole document is needed (the views
  *     stream reads the view documents).</li>
@@ -67,13 +68,22 @@ final class WatchPipeline {
      * @return the stages after {@code $changeStream}
      */
     static List<BsonDocument> stages(Kind kind, @Nullable String routingField) {
+        return stages(kind, routingField, java.util.Set.of());
+    }
+
+    /**
+     * The stages of a kind of pipeline, keeping more document paths in a projected one.
+     * @param kept paths of the documents a projected stream keeps beside the partition field (the
+     *     keys of key-scoped views); see {@link #imagePaths}
+     */
+    static List<BsonDocument> stages(Kind kind, @Nullable String routingField, java.util.Set<String> kept) {
         return switch (kind) {
             case SPLIT -> List.of(SPLIT_STAGE);
             case PROJECTED -> {
                 if (routingField == null) {
                     throw new IllegalArgumentException("a projected stream needs the partition field");
                 }
-                yield List.of(projection(routingField));
+                yield List.of(projection(routingField, kept));
             }
             case PLAIN -> List.of();
         };
@@ -84,18 +94,51 @@ final class WatchPipeline {
      * with operators the in-process test server runs too (no {@code $type}, no {@code $$REMOVE}).
      */
     static BsonDocument projection(String partitionField) {
+        return projection(partitionField, java.util.Set.of());
+    }
+
+    /**
+     * The document paths a projected stream keeps: the partition field and the kept paths, without
+     * a path under another one (the server refuses both) or one it cannot name.
+     */
+    static java.util.Set<String> imagePaths(String partitionField, java.util.Set<String> kept) {
+        java.util.Set<String> all = new java.util.TreeSet<>();
+        all.add(partitionField);
+        for (String path : kept) {
+            if (!path.isEmpty() && !path.startsWith("$") && !path.contains("..") && !path.startsWith(".")
+                    && !path.endsWith(".")) {
+                all.add(path);
+            }
+        }
+        java.util.Set<String> outermost = new java.util.TreeSet<>();
+        for (String path : all) {
+            boolean under = false;
+            for (String other : all) {
+                under |= !other.equals(path) && path.startsWith(other + ".");
+            }
+            if (!under) {
+                outermost.add(path);
+            }
+        }
+        return outermost;
+    }
+
+    static BsonDocument projection(String partitionField, java.util.Set<String> kept) {
         BsonInt32 keep = new BsonInt32(1);
         BsonDocument updatedNames = BsonDocument.parse("""
                 {"$map": {"input": {"$objectToArray": {"$ifNull": ["$updateDescription.updatedFields", {}]}},
                           "in": "$$this.k"}}""");
-        return new BsonDocument("$project", new BsonDocument("operationType", keep)
+        BsonDocument projection = new BsonDocument("$project", new BsonDocument("operationType", keep)
             .append("documentKey", keep)
             .append("clusterTime", keep)
             .append("wallTime", keep)
-            .append("fullDocument." + partitionField, keep)
-            .append("fullDocumentBeforeChange." + partitionField, keep)
             .append("updateDescription.removedFields", keep)
             .append("updateDescription.truncatedArrays", keep)
             .append(UPDATED_FIELD_NAMES, updatedNames));
+        for (String path : imagePaths(partitionField, kept)) {
+            projection.getDocument("$project").append("fullDocument." + path, keep)
+                .append("fullDocumentBeforeChange." + path, keep);
+        }
+        return projection;
     }
 }

@@ -1,6 +1,7 @@
 package dev.materializer.core.write;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import com.mongodb.MongoException;
@@ -16,6 +17,7 @@ import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.hash.RowHasher;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.Generation;
+import org.bson.BsonDocument;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +57,8 @@ public final class ViewRunner {
 
     private final ViewVerifier verifier;
 
+    private final ScopeGuard guard;
+
     /** Whether the deployment has transactions: small diffs are written in one. */
     private final boolean transactional;
 
@@ -72,6 +76,7 @@ public final class ViewRunner {
         this.database = database;
         this.options = options;
         this.sessions = transactionsClient;
+        this.guard = guard;
         this.transactional = transactionsClient != null;
         this.statuses = new StatusStore(database, options);
         this.indexes = new TargetIndexes(database, options.partitionField());
@@ -163,6 +168,29 @@ public final class ViewRunner {
             session.advanceOperationTime(clusterTime);
             statuses.probe(session, options.maxTime());
         }
+    }
+
+    /**
+     * Reads the documents of the view's primary source in its partition that a filter matches,
+     * projected: the keys a change of a foreign collection affects.
+     * @param view the view
+     * @param filter a filter on the primary source
+     * @param projection what to keep of each document
+     * @return the documents
+     * @throws MongoException when the deployment fails, or the filter fails
+     */
+    public List<BsonDocument> find(ViewDefinition view, BsonDocument filter, BsonDocument projection) {
+        List<BsonDocument> stages = List.of(new BsonDocument("$match", filter), new BsonDocument("$project", projection));
+        List<BsonDocument> scoped;
+        try {
+            scoped = guard.scope(stages, view.partition(), view.collections(), view.primarySource(), Map.of());
+        }
+        catch (dev.materializer.core.guard.ScopeViolationException ex) {
+            throw new IllegalStateException("a key query must not need the guard's refusal: " + ex.getMessage(), ex);
+        }
+        return database.getCollection(view.primarySource(), BsonDocument.class).aggregate(scoped)
+            .maxTime(options.maxTime().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+            .into(new java.util.ArrayList<>());
     }
 
     /**
