@@ -43,8 +43,10 @@ import org.jspecify.annotations.Nullable;
  *     {@code $lookup} (localField/foreignField). Each key path must follow back to the source.</li>
  * <li>Either shape with {@code $lookup}s: each one in the localField/foreignField form whose
  *     {@code foreignField} is a top-level field and whose {@code localField} follows back to a
- *     source path (after the {@code $group}: to the row {@code _id} or a named part of it) gives a
- *     {@link LookupLink}; the shape stays incremental and a foreign change gives a key query.</li>
+ *     source path (after the {@code $group}: to the row {@code _id} or a named part of it; before
+ *     it also through an {@code $unwind} of that path or of a parent of it, since a query on the path
+ *     finds the document by any element) gives a {@link LookupLink}; the shape stays incremental and
+ *     a foreign change gives a key query.</li>
  * </ul>
  *
  * <h2>Full</h2>
@@ -206,13 +208,13 @@ public final class ShapeAnalysis {
         }
 
         private ViewShape perDocument() throws Full {
-            String source = back("_id", pipeline.size() - 1, 0, "the row _id");
+            String source = back("_id", pipeline.size() - 1, 0, "the row _id", false);
             return new ViewShape(ViewShape.Kind.PER_DOCUMENT, null, primarySource, pipeline, List.of(source), List.of(),
                     List.of());
         }
 
         private ViewShape groupBy(int group) throws Full {
-            String rowId = back("_id", pipeline.size() - 1, group + 1, "the row _id");
+            String rowId = back("_id", pipeline.size() - 1, group + 1, "the row _id", false);
             if (!rowId.equals("_id")) {
                 throw new Full(FieldPaths.head(rowId).equals("_id")
                         ? "the row _id is taken from " + rowId + ", a part of the $group _id of " + at(group)
@@ -254,7 +256,7 @@ public final class ShapeAnalysis {
             }
             List<String> sources = new ArrayList<>(paths.size());
             for (String path : paths) {
-                sources.add(back(path, group - 1, 0, "the $group key '$" + path + "'"));
+                sources.add(back(path, group - 1, 0, "the $group key '$" + path + "'", false));
             }
             return new ViewShape(ViewShape.Kind.GROUP_BY, null, primarySource, pipeline, sources, names, List.of());
         }
@@ -271,9 +273,9 @@ public final class ShapeAnalysis {
                 String what = "the localField '" + local + "' of " + at(i) + " ($lookup)";
                 String source;
                 if (group < 0 || i < group) {
-                    source = back(local, i - 1, 0, what);
+                    source = back(local, i - 1, 0, what, true);
                 } else {
-                    source = keyPathBehind(back(local, i - 1, group + 1, what), shape, what);
+                    source = keyPathBehind(back(local, i - 1, group + 1, what, true), shape, what);
                 }
                 links.add(new LookupLink(lookup.getString("from").getValue(),
                         lookup.getString("foreignField").getValue(), source, i));
@@ -388,17 +390,19 @@ public final class ShapeAnalysis {
 
         /**
          * Follows a path back through stages {@code from} down to {@code to}: the path that held, before
-         * them, the value the path holds after them.
+         * them, the value the path holds after them. For a query (the localField of a {@code $lookup}),
+         * an {@code $unwind} of the path or of a parent of it is followed too: the value after it is
+         * an element of the array before, and a query on the path finds the document by any element.
          */
-        private String back(String path, int from, int to, String what) throws Full {
+        private String back(String path, int from, int to, String what, boolean query) throws Full {
             String current = path;
             for (int i = from; i >= to; i--) {
-                current = before(i, current, what);
+                current = before(i, current, what, query);
             }
             return current;
         }
 
-        private String before(int i, String path, String what) throws Full {
+        private String before(int i, String path, String what, boolean query) throws Full {
             BsonDocument stage = pipeline.get(i);
             String name = stage.getFirstKey();
             BsonValue body = stage.get(name);
@@ -428,7 +432,8 @@ public final class ShapeAnalysis {
                     if (unwound == null) {
                         throw new Full(where + " has no field path to unwind");
                     }
-                    if (FieldPaths.related(unwound, path)) {
+                    boolean throughElement = unwound.equals(path) || FieldPaths.isPrefix(unwound, path);
+                    if (FieldPaths.related(unwound, path) && !(query && throughElement)) {
                         throw new Full(what + " is unwound by " + where + " (it unwinds '" + unwound + "')");
                     }
                     if (index != null && FieldPaths.related(index, path)) {

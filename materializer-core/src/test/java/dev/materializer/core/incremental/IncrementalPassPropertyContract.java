@@ -102,7 +102,11 @@ abstract class IncrementalPassPropertyContract {
                      {$project: {q: 1, categories: '$p.category'}}]"""),
             new View("count by tier", Kind.GROUP_BY, "[{$sortByCount: '$meta.tier'}]"),
             new View("tags by customer", Kind.GROUP_BY,
-                    "[{$unwind: '$tags'}, {$group: {_id: '$customer', tags: {$sum: 1}}}]"));
+                    "[{$unwind: '$tags'}, {$group: {_id: '$customer', tags: {$sum: 1}}}]"),
+            new View("lines joined, then by region and tier", Kind.GROUP_BY, """
+                    [{$unwind: '$lines'},
+                     {$lookup: {from: 'products', localField: 'lines.sku', foreignField: 'sku', as: 'p'}},
+                     {$group: {_id: {r: '$region', t: '$meta.tier'}, q: {$sum: '$lines.qty'}, category: {$min: '$p.category'}}}]"""));
 
     /** How often each kind of case came up, over all seeds: a generator that never makes one tests nothing. */
     private static final class Coverage {
@@ -132,7 +136,7 @@ abstract class IncrementalPassPropertyContract {
 
         String replay = System.getProperty(Seeds.REPLAY);
         if (replay == null || replay.isBlank()) {
-            assertThat(coverage.checks).isEqualTo(CASES * VIEWS.size());
+            assertThat(coverage.checks).isEqualTo(Seeds.of(CASES).count() * VIEWS.size());
             assertThat(coverage.fullPasses).as("full passes").isPositive();
             assertThat(coverage.withKeys).as("incremental checks").isGreaterThan(coverage.checks * 3 / 4);
             assertThat(coverage.withUnknown).as("checks with unknown old keys").isPositive();
@@ -365,7 +369,7 @@ abstract class IncrementalPassPropertyContract {
         private BsonDocument mutateOrder(BsonDocument order) {
             int changes = gen.between(1, 3);
             for (int i = 0; i < changes; i++) {
-                switch (gen.between(0, 8)) {
+                switch (gen.between(0, 9)) {
                     case 0 -> set(order, "customer", customer());
                     case 1 -> set(order, "region", region());
                     case 2 -> {
@@ -381,6 +385,14 @@ abstract class IncrementalPassPropertyContract {
                     case 5 -> order.put("price", new BsonDouble(gen.between(0, 20) / 2.0));
                     case 6 -> set(order, "product", productRef());
                     case 7 -> set(order, "sku", sku());
+                    case 8 -> {
+                        BsonValue lines = order.get("lines");
+                        if (lines != null && !lines.asArray().isEmpty() && gen.anyBoolean()) {
+                            lines.asArray().set(gen.between(0, lines.asArray().size() - 1), line());
+                        } else {
+                            set(order, "lines", lines());
+                        }
+                    }
                     default -> set(order, "tags", tags());
                 }
             }
@@ -408,7 +420,18 @@ abstract class IncrementalPassPropertyContract {
             set(order, "product", productRef());
             set(order, "sku", sku());
             set(order, "tags", tags());
+            set(order, "lines", lines());
             return order;
+        }
+
+        private @Nullable BsonValue lines() {
+            return gen.oneIn(6) ? null : new BsonArray(gen.listOf(0, 3, this::line));
+        }
+
+        private BsonDocument line() {
+            BsonDocument line = new BsonDocument("qty", new BsonInt32(gen.between(1, 3)));
+            set(line, "sku", productRef());
+            return line;
         }
 
         private BsonDocument product(BsonValue id) {

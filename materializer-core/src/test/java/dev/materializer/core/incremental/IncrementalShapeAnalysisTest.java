@@ -179,6 +179,16 @@ class IncrementalShapeAnalysisTest {
     }
 
     @Test
+    void aLookupOfUnwoundElementsLinksToThePathInTheArray() {
+        ViewShape shape = shape("[{$unwind: '$lines'}, {$lookup: {from: 'products', localField: 'lines.sku', "
+                + "foreignField: 'sku', as: 'p'}}, {$group: {_id: '$customer', q: {$sum: '$lines.qty'}}}]");
+
+        assertThat(shape.kind()).isEqualTo(Kind.GROUP_BY);
+        assertThat(shape.keyPaths()).containsExactly("customer");
+        assertThat(shape.lookups()).containsExactly(new LookupLink("products", "sku", "lines.sku", 1));
+    }
+
+    @Test
     void aSelfLookupIsALinkToo() {
         ViewShape shape = shape("[{$lookup: {from: 'orders', localField: 'parent', foreignField: '_id', as: 'up'}}]");
 
@@ -283,6 +293,11 @@ class IncrementalShapeAnalysisTest {
                         + "as: 'p'}}]", "is the row field 'n', not the row _id or a named part of it"),
                 full("[{$group: {_id: {a: '$a', b: '$b'}}}, {$lookup: {from: 'p', localField: '_id', foreignField: 'b', "
                         + "as: 'p'}}]", "is the whole compound row _id"),
+                full("[{$unwind: {path: '$lines', includeArrayIndex: 'i'}}, {$lookup: {from: 'p', localField: 'i', "
+                        + "foreignField: 'b', as: 'p'}}, {$group: {_id: '$c'}}]",
+                        "the localField 'i' of pipeline[1] ($lookup) is overwritten by the includeArrayIndex"),
+                full("[{$unwind: '$a.lines'}, {$lookup: {from: 'p', localField: 'a', foreignField: 'b', as: 'p'}}, "
+                        + "{$group: {_id: '$c'}}]", "the localField 'a' of pipeline[1] ($lookup) is unwound"),
                 // time and randomness
                 full("[{$addFields: {at: '$$NOW'}}]", "pipeline[0] ($addFields) reads $$NOW"),
                 full("[{$match: {$expr: {$lt: ['$t', '$$CLUSTER_TIME']}}}]", "reads $$CLUSTER_TIME"),
