@@ -663,9 +663,4 @@ public final class ShapeAnalysis {
         return new BsonDocument("v", value).toJson(JSON).replaceFirst("^\\{\\s*\"v\"\\s*:\\s*", "")
             .replaceFirst("\\s*}$", "");
     }
-
-    /** For messages of other classes of this package: a value as relaxed JSON. */
-    static String describe(BsonValue value) {
-        return json(value);
-    }
 }
