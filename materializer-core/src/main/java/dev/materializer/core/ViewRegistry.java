@@ -21,6 +21,7 @@ import dev.materializer.core.incremental.ShapeAnalysis;
 import dev.materializer.core.incremental.ViewShape;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.InvalidViewException;
+import org.bson.BsonDocument;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -153,6 +154,9 @@ final class ViewRegistry {
     /** One parsed definition and its compiled watched fields, shared by the views that have it. */
     private static final class Shared {
 
+        private static final AffectedKeys OF_ANOTHER_VIEW = AffectedKeys.fullPass(
+                "a change of the rows of another view, which its readers see only from its next flip");
+
         private final ViewDefinition template;
 
         private final Map<String, WatchedFields> watched;
@@ -183,6 +187,10 @@ final class ViewRegistry {
             if (!shape.isIncremental()) {
                 return whole;
             }
+            if (isRowVersion(change.fullDocument()) || isRowVersion(change.fullDocumentBeforeChange())) {
+                // What the upstream view's readers see moves at its flip, not at this write: recompute all
+                return OF_ANOTHER_VIEW;
+            }
             for (String path : pathsOf(source)) {
                 if (!change.imagesCarry(path) && !shape.keyIsInDocumentId()) {
                     return AffectedKeys.fullPass("the change stream of " + source + " carried no " + path
@@ -195,6 +203,10 @@ final class ViewRegistry {
             catch (RuntimeException ex) {
                 return AffectedKeys.fullPass("the keys of a change could not be read: " + ex);
             }
+        }
+
+        private static boolean isRowVersion(@Nullable BsonDocument document) {
+            return document != null && document.containsKey(dev.materializer.core.view.ViewFilter.TO_FIELD);
         }
 
         /** The document paths of a source whose values give this view's keys. */
