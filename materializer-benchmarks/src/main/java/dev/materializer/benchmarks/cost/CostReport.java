@@ -2,7 +2,6 @@ package dev.materializer.benchmarks.cost;
 
 import java.io.PrintStream;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -192,10 +191,7 @@ public final class CostReport {
     static Run measure(Settings settings, PrintStream progress) throws InterruptedException {
         long began = System.nanoTime();
         String loadAtStart = Meter.loadAverage();
-        Runtime runtime = Runtime.getRuntime();
-        String machine = runtime.availableProcessors() + " CPU(s), " + Meter.cpuModel() + "; "
-                + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
-                + ", max heap " + runtime.maxMemory() / (1024 * 1024) + " MiB; " + LocalDate.now();
+        String machine = Meter.machine();
         progress.printf("cost report: %s%nload average %s%n", machine, loadAtStart);
         MaterializerOptions options = settings.options();
         List<Result> results = new ArrayList<>();

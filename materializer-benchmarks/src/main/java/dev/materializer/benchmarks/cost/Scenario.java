@@ -225,22 +225,44 @@ abstract class Scenario {
     }
 
     /**
+     * A scenario over the orders of two partitions: {@code rows} of acme (where the change is made)
+     * and {@code otherRows} of globex, to show what a change of acme reaches.
+     */
+    abstract static class TwoPartitions extends Scenario {
+
+        final int rows;
+
+        private final int otherRows;
+
+        TwoPartitions(int rows, int otherRows) {
+            this.rows = rows;
+            this.otherRows = otherRows;
+        }
+
+        @Override
+        int resultRows() {
+            return rows;
+        }
+
+        @Override
+        void load(MongoDatabase database) {
+            insertOrders(database, ACME, 0, rows, 1000);
+            insertOrders(database, GLOBEX, GLOBEX_IDS, otherRows, 1000);
+        }
+    }
+
+    /**
      * A view over a view, in two partitions: in each, A (per-document, over the orders) and B (a
      * summary of A's rows, over A's target); both partitions' A share one target, and both B
      * another, as tenants of one application do. The change is made in acme; globex shows what
      * reaches another partition.
      */
-    static final class ViewOverView extends Scenario {
+    static final class ViewOverView extends TwoPartitions {
 
         static final String A_TARGET = "order_rows";
 
-        private final int rows;
-
-        private final int otherRows;
-
         ViewOverView(int rows, int otherRows) {
-            this.rows = rows;
-            this.otherRows = otherRows;
+            super(rows, otherRows);
         }
 
         @Override
@@ -264,17 +286,6 @@ abstract class Scenario {
         }
 
         @Override
-        int resultRows() {
-            return rows;
-        }
-
-        @Override
-        void load(MongoDatabase database) {
-            insertOrders(database, ACME, 0, rows, 1000);
-            insertOrders(database, GLOBEX, GLOBEX_IDS, otherRows, 1000);
-        }
-
-        @Override
         void change(MongoDatabase database, int repeat) {
             updateAmount(database, changedId(rows, repeat));
         }
@@ -285,15 +296,10 @@ abstract class Scenario {
      * (nor could the in-process server give one), so the delete event carries only the id. Acme has a
      * per-document view; globex one over the same source and target, to show what the delete reaches.
      */
-    static final class DeleteWithoutPreImage extends Scenario {
-
-        private final int rows;
-
-        private final int otherRows;
+    static final class DeleteWithoutPreImage extends TwoPartitions {
 
         DeleteWithoutPreImage(int rows, int otherRows) {
-            this.rows = rows;
-            this.otherRows = otherRows;
+            super(rows, otherRows);
         }
 
         @Override
@@ -310,17 +316,6 @@ abstract class Scenario {
         List<View> views() {
             return List.of(new View("acme:orders", ACME, ORDERS, "order_rows", PER_DOCUMENT, PER_DOCUMENT_FIELDS),
                     new View("globex:orders", GLOBEX, ORDERS, "order_rows", PER_DOCUMENT, PER_DOCUMENT_FIELDS));
-        }
-
-        @Override
-        int resultRows() {
-            return rows;
-        }
-
-        @Override
-        void load(MongoDatabase database) {
-            insertOrders(database, ACME, 0, rows, 1000);
-            insertOrders(database, GLOBEX, GLOBEX_IDS, otherRows, 1000);
         }
 
         @Override

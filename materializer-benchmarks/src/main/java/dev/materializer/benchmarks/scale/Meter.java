@@ -6,6 +6,7 @@ import java.lang.management.MemoryMXBean;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.List;
 
 /**
@@ -64,6 +65,14 @@ public final class Meter {
         catch (IOException | RuntimeException ex) {
             return "unknown";
         }
+    }
+
+    /** "2 CPU(s), AMD EPYC; OpenJDK 64-Bit Server VM 17.0.15+6, max heap 6028 MiB; 2026-12-01": what a report ran on, and when. */
+    public static String machine() {
+        Runtime runtime = Runtime.getRuntime();
+        return runtime.availableProcessors() + " CPU(s), " + cpuModel() + "; " + System.getProperty("java.vm.name") + " "
+                + System.getProperty("java.runtime.version") + ", max heap " + runtime.maxMemory() / (1024 * 1024)
+                + " MiB; " + LocalDate.now();
     }
 
     /** The CPU model of the machine, from /proc/cpuinfo, or "unknown". */
