@@ -9,7 +9,7 @@ import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandStartedEvent;
 
 /** Counts the commands a client sends, by name; the engine's client carries one. */
-final class CommandCounter implements CommandListener {
+public final class CommandCounter implements CommandListener {
 
     private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
 
@@ -19,14 +19,14 @@ final class CommandCounter implements CommandListener {
     }
 
     /** The counts so far, by command name. */
-    Map<String, Long> snapshot() {
+    public Map<String, Long> snapshot() {
         Map<String, Long> copy = new TreeMap<>();
         counts.forEach((name, count) -> copy.put(name, count.sum()));
         return copy;
     }
 
     /** What was sent between two snapshots, by command name, without the names sent zero times. */
-    static Map<String, Long> between(Map<String, Long> before, Map<String, Long> after) {
+    public static Map<String, Long> between(Map<String, Long> before, Map<String, Long> after) {
         Map<String, Long> sent = new TreeMap<>();
         after.forEach((name, count) -> {
             long delta = count - before.getOrDefault(name, 0L);
@@ -37,12 +37,12 @@ final class CommandCounter implements CommandListener {
         return sent;
     }
 
-    static long total(Map<String, Long> counts) {
+    public static long total(Map<String, Long> counts) {
         return counts.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** "find 3, update 2", or "none". */
-    static String describe(Map<String, Long> counts) {
+    public static String describe(Map<String, Long> counts) {
         if (counts.isEmpty()) {
             return "none";
         }

@@ -7,10 +7,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoDatabase;
+import com.mongodb.event.CommandListener;
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.MaterializerOptions;
@@ -26,35 +28,50 @@ import org.jspecify.annotations.Nullable;
  * retry or heartbeat timer fires unless the report moves it, so nothing runs behind a
  * measurement's back), and a listener that counts passes and lets a measurement wait for a view's
  * pass or hold a pass.
+ *
+ * <p>Shared with the cost report ({@code dev.materializer.benchmarks.cost}), which names its own
+ * database and adds command listeners of its own to the engine's client.
  */
-final class EngineRun implements AutoCloseable {
+public final class EngineRun implements AutoCloseable {
 
     /** The longest the report waits for any one thing; a wait that runs out is reported, never hangs. */
-    static final Duration WAIT = Duration.ofMinutes(10);
+    public static final Duration WAIT = Duration.ofMinutes(10);
 
-    final CommandCounter commands = new CommandCounter();
+    public final CommandCounter commands = new CommandCounter();
 
-    final MongoClient client;
+    public final MongoClient client;
 
-    final MongoDatabase database;
+    public final MongoDatabase database;
 
-    final ManualClock clock = new ManualClock();
+    public final ManualClock clock = new ManualClock();
 
-    final Listener listener = new Listener();
+    public final Listener listener = new Listener();
 
-    final MaterializerOptions options;
+    public final MaterializerOptions options;
 
-    final ViewMaterializer engine;
+    public final ViewMaterializer engine;
 
     EngineRun(InProcessMongo mongo, MaterializerOptions base) {
-        this.client = mongo.client(commands);
-        this.database = client.getDatabase(Fleet.DATABASE);
-        this.options = base.toBuilder().instanceId(Fleet.INSTANCE).clock(clock).listener(listener).build();
-        this.engine = new ViewMaterializer(client, Fleet.DATABASE, options);
+        this(mongo, base, Fleet.DATABASE, Fleet.INSTANCE);
+    }
+
+    /**
+     * An engine on a database of its choosing, under an instance id of its choosing, whose client
+     * also tells the given listeners of every command it sends (after the run's own counter).
+     */
+    public EngineRun(InProcessMongo mongo, MaterializerOptions base, String databaseName, String instanceId,
+            CommandListener... extraListeners) {
+        CommandListener[] listeners = new CommandListener[extraListeners.length + 1];
+        listeners[0] = commands;
+        System.arraycopy(extraListeners, 0, listeners, 1, extraListeners.length);
+        this.client = mongo.client(listeners);
+        this.database = client.getDatabase(databaseName);
+        this.options = base.toBuilder().instanceId(instanceId).clock(clock).listener(listener).build();
+        this.engine = new ViewMaterializer(client, databaseName, options);
     }
 
     /** The options every engine of the report starts from: the defaults. */
-    static MaterializerOptions baseOptions() {
+    public static MaterializerOptions baseOptions() {
         return MaterializerOptions.defaults();
     }
 
@@ -64,12 +81,12 @@ final class EngineRun implements AutoCloseable {
     }
 
     /** Starts the engine and waits until it says it runs. */
-    boolean startAndAwaitRunning() throws InterruptedException {
+    public boolean startAndAwaitRunning() throws InterruptedException {
         engine.start();
         return listener.running.await(WAIT.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    boolean drain() throws InterruptedException {
+    public boolean drain() throws InterruptedException {
         return engine.drain(WAIT);
     }
 
@@ -79,20 +96,25 @@ final class EngineRun implements AutoCloseable {
         client.close();
     }
 
-    /** Counts passes; holds or awaits them on request. */
-    static final class Listener implements MaterializerListener {
+    /** Counts passes and changes (in all, and by source); holds or awaits passes on request. */
+    public static final class Listener implements MaterializerListener {
 
-        final CountDownLatch running = new CountDownLatch(1);
+        public final CountDownLatch running = new CountDownLatch(1);
 
-        final AtomicLong passesStarted = new AtomicLong();
+        public final AtomicLong passesStarted = new AtomicLong();
 
-        final AtomicLong passesFinished = new AtomicLong();
+        public final AtomicLong passesFinished = new AtomicLong();
 
-        final AtomicLong changes = new AtomicLong();
+        public final AtomicLong changes = new AtomicLong();
+
+        /** The changes heard, by source collection. */
+        public final Map<String, LongAdder> changesBySource = new ConcurrentHashMap<>();
 
         private final Map<ViewKey, CompletableFuture<PassReport>> awaited = new ConcurrentHashMap<>();
 
         private volatile @Nullable Consumer<ViewKey> onStart;
+
+        private volatile @Nullable Consumer<PassReport> onFinish;
 
         @Override
         public void onStateChanged(EngineState state, @Nullable String reason) {
@@ -104,6 +126,13 @@ final class EngineRun implements AutoCloseable {
         @Override
         public void onChange(String source, @Nullable Duration lag) {
             changes.incrementAndGet();
+            changesBySource.computeIfAbsent(source, name -> new LongAdder()).increment();
+        }
+
+        /** The changes heard from one source so far. */
+        public long changesOf(String source) {
+            LongAdder count = changesBySource.get(source);
+            return count == null ? 0 : count.sum();
         }
 
         @Override
@@ -118,6 +147,10 @@ final class EngineRun implements AutoCloseable {
         @Override
         public void onPassFinished(PassReport report) {
             passesFinished.incrementAndGet();
+            Consumer<PassReport> hook = onFinish;
+            if (hook != null) {
+                hook.accept(report);
+            }
             CompletableFuture<PassReport> future = awaited.remove(report.view());
             if (future != null) {
                 future.complete(report);
@@ -125,13 +158,18 @@ final class EngineRun implements AutoCloseable {
         }
 
         /** A future of the next pass of a view; ask before the pass can start. */
-        CompletableFuture<PassReport> nextPassOf(ViewKey view) {
+        public CompletableFuture<PassReport> nextPassOf(ViewKey view) {
             return awaited.computeIfAbsent(view, key -> new CompletableFuture<>());
         }
 
         /** Runs on every pass start, on the pass's thread (null: none). */
-        void onPassStart(@Nullable Consumer<ViewKey> hook) {
+        public void onPassStart(@Nullable Consumer<ViewKey> hook) {
             this.onStart = hook;
+        }
+
+        /** Runs on every pass end, on the pass's thread, before a waiter of the view's pass is told (null: none). */
+        public void onPassFinish(@Nullable Consumer<PassReport> hook) {
+            this.onFinish = hook;
         }
     }
 }

@@ -6,6 +6,8 @@ import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
+import com.mongodb.event.CommandListener;
+import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 
@@ -22,8 +24,11 @@ import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
  * <p>Its netty allocator is unpooled (unless {@code io.netty.allocator.type} is set): a pooled
  * allocator keeps heap chunks of megabytes, which appear and go between two heap readings and made
  * the idle heap per view swing by hundreds of bytes.
+ *
+ * <p>Shared with the cost report ({@code dev.materializer.benchmarks.cost}), which serves it from a
+ * backend of its own that counts the documents each collection examines.
  */
-final class InProcessMongo implements AutoCloseable {
+public final class InProcessMongo implements AutoCloseable {
 
     static {
         // The server's netty pools heap buffers in chunks of megabytes that come and go with the
@@ -33,29 +38,39 @@ final class InProcessMongo implements AutoCloseable {
         }
     }
 
-    private final MongoServer server = new MongoServer(new MemoryBackend());
+    private final MongoServer server;
 
     private final ConnectionString connectionString;
 
-    InProcessMongo() {
+    /** A server of the plain in-memory backend. */
+    public InProcessMongo() {
+        this(new MemoryBackend());
+    }
+
+    /** A server of the given backend (a subclass of the in-memory one, say, that counts). */
+    public InProcessMongo(MongoBackend backend) {
+        this.server = new MongoServer(backend);
         server.bind("127.0.0.1", 0);
         InetSocketAddress address = server.getLocalAddress();
         this.connectionString = new ConnectionString("mongodb://127.0.0.1:" + address.getPort());
     }
 
-    void enableOplog() {
+    public void enableOplog() {
         server.enableOplog();
     }
 
     /** A new client of this server; the caller closes it. */
-    MongoClient client() {
+    public MongoClient client() {
         return MongoClients.create(MongoClientSettings.builder().applyConnectionString(connectionString).build());
     }
 
-    /** A new client that counts the commands it sends. */
-    MongoClient client(CommandCounter counter) {
-        return MongoClients.create(MongoClientSettings.builder().applyConnectionString(connectionString)
-            .addCommandListener(counter).build());
+    /** A new client that tells the listeners (a {@link CommandCounter}, say) of every command it sends. */
+    public MongoClient client(CommandListener... listeners) {
+        MongoClientSettings.Builder settings = MongoClientSettings.builder().applyConnectionString(connectionString);
+        for (CommandListener listener : listeners) {
+            settings.addCommandListener(listener);
+        }
+        return MongoClients.create(settings.build());
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.lang.management.MemoryMXBean;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.List;
 
 /**
@@ -13,7 +14,7 @@ import java.util.List;
  * in-process server), the CPU of the calling thread, heap in use after full collections, and the
  * machine's load average.
  */
-final class Meter {
+public final class Meter {
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
@@ -23,7 +24,7 @@ final class Meter {
     }
 
     /** CPU time of the whole process, in nanoseconds. */
-    static long processCpuNanos() {
+    public static long processCpuNanos() {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             return os.getProcessCpuTime();
         }
@@ -31,12 +32,12 @@ final class Meter {
     }
 
     /** CPU time of the calling thread, in nanoseconds. */
-    static long threadCpuNanos() {
+    public static long threadCpuNanos() {
         return THREADS.getCurrentThreadCpuTime();
     }
 
     /** Bytes the calling thread has allocated so far, or -1 when the JVM does not say. */
-    static long threadAllocatedBytes() {
+    public static long threadAllocatedBytes() {
         if (THREADS instanceof com.sun.management.ThreadMXBean hotspot && hotspot.isThreadAllocatedMemoryEnabled()) {
             return hotspot.getThreadAllocatedBytes(Thread.currentThread().getId());
         }
@@ -44,7 +45,7 @@ final class Meter {
     }
 
     /** Heap in use after a few full collections, the driver's idle buffers dropped first. */
-    static long heapAfterGc() {
+    public static long heapAfterGc() {
         DriverBuffers.dropIdle();
         long used = Long.MAX_VALUE;
         for (int round = 0; round < 4; round++) {
@@ -56,7 +57,7 @@ final class Meter {
     }
 
     /** The first three fields of /proc/loadavg (1, 5 and 15 minutes), or "unknown". */
-    static String loadAverage() {
+    public static String loadAverage() {
         try {
             String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
             return String.join(" ", List.of(fields).subList(0, Math.min(3, fields.length)));
@@ -66,8 +67,16 @@ final class Meter {
         }
     }
 
+    /** "2 CPU(s), AMD EPYC; OpenJDK 64-Bit Server VM 17.0.15+6, max heap 6028 MiB; 2026-12-01": what a report ran on, and when. */
+    public static String machine() {
+        Runtime runtime = Runtime.getRuntime();
+        return runtime.availableProcessors() + " CPU(s), " + cpuModel() + "; " + System.getProperty("java.vm.name") + " "
+                + System.getProperty("java.runtime.version") + ", max heap " + runtime.maxMemory() / (1024 * 1024)
+                + " MiB; " + LocalDate.now();
+    }
+
     /** The CPU model of the machine, from /proc/cpuinfo, or "unknown". */
-    static String cpuModel() {
+    public static String cpuModel() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/cpuinfo"))) {
                 if (line.startsWith("model name")) {
@@ -81,7 +90,7 @@ final class Meter {
         return "unknown";
     }
 
-    static void sleep(long millis) {
+    public static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         }

@@ -2,7 +2,6 @@ package dev.materializer.benchmarks.scale;
 
 import java.io.PrintStream;
 import java.time.Duration;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -127,10 +126,7 @@ public final class ScaleReport {
     static Run measure(Settings settings, PrintStream progress) throws InterruptedException {
         long began = System.nanoTime();
         String loadAtStart = Meter.loadAverage();
-        Runtime runtime = Runtime.getRuntime();
-        String machine = runtime.availableProcessors() + " CPU(s), " + Meter.cpuModel() + "; "
-                + System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version")
-                + ", max heap " + runtime.maxMemory() / (1024 * 1024) + " MiB; " + LocalDate.now();
+        String machine = Meter.machine();
         progress.printf("scale report: %s%nload average %s%n", machine, loadAtStart);
         MaterializerOptions base = EngineRun.baseOptions();
 

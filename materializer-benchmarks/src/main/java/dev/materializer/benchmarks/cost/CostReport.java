@@ -1,0 +1,248 @@
+package dev.materializer.benchmarks.cost;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+import dev.materializer.benchmarks.scale.EngineRun;
+import dev.materializer.benchmarks.scale.Meter;
+import dev.materializer.core.MaterializerOptions;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The cost report: what ONE source change costs the engine, end to end, in counts, per scenario; on
+ * an in-process mongo-java-server of its own per scenario (127.0.0.1, a free port), whose backend
+ * counts the documents each collection examines. Prints a Markdown table beside the figures the
+ * project measured before and the goals. Progress goes to standard error, the report to standard
+ * output.
+ *
+ * <pre>
+ * ./mvnw -pl materializer-benchmarks -am -DskipTests package
+ * java -cp materializer-benchmarks/target/benchmarks.jar dev.materializer.benchmarks.cost.CostReport \
+ *     [--quick] [--sizes 1000,10000,100000] [--group-docs 1000000] [--repeats 3] [--label "now (main @ abc1234)"]
+ * </pre>
+ *
+ * For each scenario: load the data, start the engine, wait until its views have settled, then per
+ * repeat: measure the idle engine for a second, make ONE source change, wait until the passes it
+ * causes have finished and the engine is quiet, read the counters. A report, not a test: nothing
+ * asserts; every wait is bounded ({@link EngineRun#WAIT}) and a wait that runs out is printed.
+ */
+public final class CostReport {
+
+    /** The rows of the views of the view-over-view and the delete scenarios in acme; globex has fewer. */
+    static final int CHAIN_ROWS = 10_000;
+
+    static final int OTHER_PARTITION_ROWS = 1_000;
+
+    private static final String USAGE = "usage: CostReport [--quick] [--sizes 1000,10000,100000] [--group-docs 1000000]"
+            + " [--repeats 3] [--label TEXT]";
+
+    private static final int MAX_SIZE = 10_000_000;
+
+    /**
+     * What to measure, from the command line.
+     * @param sizes the rows of the per-document views, each a scenario of its own
+     * @param groupDocs the source documents of the group-by view's partition
+     * @param repeats changes measured per scenario (the median is printed)
+     * @param quick whether {@code --quick} was given (small defaults)
+     * @param label the heading of the column of this run's figures
+     */
+    record Settings(List<Integer> sizes, int groupDocs, int repeats, boolean quick, String label) {
+
+        static Settings parse(String... args) {
+            boolean quick = List.of(args).contains("--quick");
+            List<Integer> sizes = quick ? List.of(1_000, 10_000) : List.of(1_000, 10_000, 100_000);
+            int groupDocs = quick ? 100_000 : 1_000_000;
+            int repeats = quick ? 1 : 3;
+            String label = "now (this run)";
+            for (int index = 0; index < args.length; index++) {
+                String arg = args[index];
+                switch (arg) {
+                    case "--quick" -> {
+                        continue;
+                    }
+                    case "--help", "-h" -> throw new IllegalArgumentException("usage");
+                    case "--sizes", "--group-docs", "--repeats", "--label" -> {
+                        // takes a value, below
+                    }
+                    default -> throw new IllegalArgumentException("unknown option '" + arg
+                            + "' (the options are --quick, --sizes, --group-docs, --repeats and --label)");
+                }
+                if (index + 1 >= args.length || args[index + 1].startsWith("--")) {
+                    throw new IllegalArgumentException(arg + " needs a value, e.g. " + example(arg));
+                }
+                String value = args[++index];
+                switch (arg) {
+                    case "--sizes" -> sizes = sizes(value);
+                    case "--group-docs" -> groupDocs = number(arg, value, 1, MAX_SIZE);
+                    case "--repeats" -> repeats = number(arg, value, 1, 100);
+                    default -> {
+                        if (value.isBlank()) {
+                            throw new IllegalArgumentException("--label needs a text, e.g. " + example(arg));
+                        }
+                        label = value;
+                    }
+                }
+            }
+            return new Settings(List.copyOf(sizes), groupDocs, repeats, quick, label);
+        }
+
+        private static List<Integer> sizes(String value) {
+            Set<Integer> sizes = new LinkedHashSet<>();
+            for (String size : value.split(",", -1)) {
+                if (size.isBlank()) {
+                    throw new IllegalArgumentException("--sizes has an empty entry in '" + value
+                            + "': give the sizes comma-separated, e.g. " + example("--sizes"));
+                }
+                sizes.add(number("--sizes", size.trim(), 1, MAX_SIZE));
+            }
+            return new ArrayList<>(sizes);
+        }
+
+        private static int number(String option, String value, int min, int max) {
+            String digits = value.replace("_", "");
+            if (!digits.matches("-?[0-9]+")) {
+                throw new IllegalArgumentException(option + ": '" + value + "' is not a whole number (digits only, "
+                        + "no units), e.g. " + example(option));
+            }
+            long parsed = digits.length() > 12 ? Long.MAX_VALUE : Long.parseLong(digits);
+            if (parsed < min || parsed > max) {
+                throw new IllegalArgumentException(String.format("%s must be between %,d and %,d, was %s", option, min,
+                        max, value));
+            }
+            return (int) parsed;
+        }
+
+        private static String example(String option) {
+            return switch (option) {
+                case "--sizes" -> "--sizes 1000,10000,100000";
+                case "--group-docs" -> "--group-docs 1000000";
+                case "--repeats" -> "--repeats 3";
+                default -> "--label \"now (main @ abc1234)\"";
+            };
+        }
+
+        /** The scenarios, in the order they run. */
+        List<Scenario> scenarios() {
+            List<Scenario> scenarios = new ArrayList<>();
+            sizes.forEach(size -> scenarios.add(new Scenario.PerDocument(size)));
+            scenarios.add(new Scenario.GroupBy(groupDocs));
+            scenarios.add(new Scenario.ViewOverView(CHAIN_ROWS, OTHER_PARTITION_ROWS));
+            scenarios.add(new Scenario.DeleteWithoutPreImage(CHAIN_ROWS, OTHER_PARTITION_ROWS));
+            return scenarios;
+        }
+
+        /** The engine's options: the defaults, with max-rows raised to the largest result when it is larger. */
+        MaterializerOptions options() {
+            int largest = Math.max(CHAIN_ROWS, sizes.stream().mapToInt(Integer::intValue).max().orElse(0));
+            MaterializerOptions defaults = EngineRun.baseOptions();
+            return largest <= defaults.maxRows() ? defaults : defaults.toBuilder().maxRows(largest).build();
+        }
+    }
+
+    /**
+     * One scenario, measured.
+     * @param scenario what was measured
+     * @param loadSeconds how long writing its sources took
+     * @param start how the engine's start went, null when it failed before
+     * @param samples the changes measured
+     * @param error why the scenario stopped early, or null
+     */
+    record Result(Scenario scenario, double loadSeconds, ScenarioRun.@Nullable Start start, List<ScenarioRun.Sample> samples,
+            @Nullable String error) {
+
+        List<Figures> figures() {
+            return samples.stream().map(sample -> new Figures(scenario, sample)).toList();
+        }
+    }
+
+    /** The whole run. */
+    record Run(Settings settings, String machine, String loadAtStart, String loadAtEnd, Duration took,
+            MaterializerOptions options, List<Result> results) {
+    }
+
+    private CostReport() {
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Locale.setDefault(Locale.ROOT);
+        Settings settings;
+        try {
+            settings = Settings.parse(args);
+        }
+        catch (IllegalArgumentException ex) {
+            if ("usage".equals(ex.getMessage())) {
+                System.out.println(USAGE);
+                System.exit(0);
+                return;
+            }
+            System.err.println(ex.getMessage() + "\n" + USAGE);
+            System.exit(2);
+            return;
+        }
+        Run run = measure(settings, System.err);
+        CostTable.print(run, System.out);
+    }
+
+    static Run measure(Settings settings, PrintStream progress) throws InterruptedException {
+        long began = System.nanoTime();
+        String loadAtStart = Meter.loadAverage();
+        String machine = Meter.machine();
+        progress.printf("cost report: %s%nload average %s%n", machine, loadAtStart);
+        MaterializerOptions options = settings.options();
+        List<Result> results = new ArrayList<>();
+        for (Scenario scenario : settings.scenarios()) {
+            progress.printf("[%s] %s (load %s)%n", elapsed(began), scenario.name(), Meter.loadAverage());
+            results.add(measure(scenario, options, settings.repeats(), progress, began));
+            System.gc();
+        }
+        Duration took = Duration.ofNanos(System.nanoTime() - began);
+        progress.printf("[%s] done%n", elapsed(began));
+        return new Run(settings, machine, loadAtStart, Meter.loadAverage(), took, options, results);
+    }
+
+    private static Result measure(Scenario scenario, MaterializerOptions options, int repeats, PrintStream progress,
+            long began) throws InterruptedException {
+        List<ScenarioRun.Sample> samples = new ArrayList<>();
+        double loadSeconds = 0;
+        ScenarioRun.Start start = null;
+        try (ScenarioRun run = new ScenarioRun(scenario, options)) {
+            long loadBegan = System.nanoTime();
+            run.load();
+            loadSeconds = (System.nanoTime() - loadBegan) / 1e9;
+            progress.printf("           loaded in %.1f s; starting the engine%n", loadSeconds);
+            start = run.start();
+            progress.printf("           %s in %.1f s: %s%n", !start.running() ? "NOT RUNNING"
+                    : start.settled() ? "settled" : "DID NOT SETTLE", start.seconds(), String.join(", ", start.states()));
+            if (!start.running()) {
+                return new Result(scenario, loadSeconds, start, samples, "the engine did not say it runs within "
+                        + EngineRun.WAIT.toMinutes() + " min");
+            }
+            for (int repeat = 0; repeat < repeats; repeat++) {
+                ScenarioRun.Sample sample = run.measure(repeat);
+                samples.add(sample);
+                Figures figures = new Figures(scenario, sample);
+                progress.printf("[%s]   change %d: %s written, %s stored read, source %s passed / %s scanned,"
+                        + " %s commands, %s allocated, pass %.0f ms%s%n", elapsed(began), repeat + 1,
+                        Figures.n(figures.rowsWritten()), Figures.n(figures.storedRowsRead()),
+                        Figures.n(figures.sourcePassedLeadingMatch()), Figures.n(figures.sourceScanned()),
+                        Figures.n(figures.commands()), Figures.mb(figures.allocatedNet()), figures.passMillis(),
+                        sample.complete() ? "" : " (" + CostTable.incomplete(sample) + ")");
+            }
+            return new Result(scenario, loadSeconds, start, samples, null);
+        }
+        catch (RuntimeException ex) {
+            progress.printf("           FAILED: %s%n", ex);
+            return new Result(scenario, loadSeconds, start, samples, ex.toString());
+        }
+    }
+
+    private static String elapsed(long began) {
+        long seconds = (System.nanoTime() - began) / 1_000_000_000L;
+        return String.format("%d:%02d", seconds / 60, seconds % 60);
+    }
+}

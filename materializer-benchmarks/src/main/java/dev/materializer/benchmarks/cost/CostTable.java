@@ -1,0 +1,239 @@
+package dev.materializer.benchmarks.cost;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+import dev.materializer.benchmarks.cost.CostReport.Result;
+import dev.materializer.benchmarks.cost.CostReport.Run;
+
+import static dev.materializer.benchmarks.cost.Figures.median;
+import static dev.materializer.benchmarks.cost.Figures.medianValue;
+import static dev.materializer.benchmarks.cost.Figures.n;
+
+/** Prints a run as Markdown: the summary against the figures measured before and the goals, then the details. */
+final class CostTable {
+
+    private CostTable() {
+    }
+
+    static void print(Run run, PrintStream out) {
+        out.println("## Cost per change");
+        out.println();
+        out.printf("%s. Load average (1, 5, 15 min) %s at the start, %s at the end; the run took %d min %d s."
+                + " %d change(s) per scenario, the median shown (with the range when the repeats differ).%n",
+                run.machine(), run.loadAtStart(), run.loadAtEnd(), run.took().toMinutes(), run.took().toSecondsPart(),
+                run.settings().repeats());
+        out.println();
+        printSummary(run, out);
+        out.println();
+        printDetails(run, out);
+        out.println();
+        printLegend(run, out);
+    }
+
+    private static void printSummary(Run run, PrintStream out) {
+        List<Result> perDocument = of(run, Scenario.PerDocument.class);
+        Result groupBy = first(run, Scenario.GroupBy.class);
+        Result chain = first(run, Scenario.ViewOverView.class);
+        Result delete = first(run, Scenario.DeleteWithoutPreImage.class);
+        out.printf("| measure | before (issue) | %s | goal |%n", run.settings().label());
+        out.println("| --- | --- | --- | --- |");
+        out.printf("| rows written to the target for a 1-row change, per-document view | 1k view: 1,001 · 10k: 10,001 ·"
+                + " 50k: 50,001 | %s | ≤ 10 |%n", series(perDocument, result -> median(result.figures(), Figures::rowsWritten)));
+        out.printf("| stored rows read from the target, same change | 50k view: 100,000 | %s | ≤ rows the recompute"
+                + " touched |%n", series(perDocument, result -> median(result.figures(), Figures::storedRowsRead)));
+        out.printf("| allocated by the engine's threads during the pass, same change | 50k view: 555 MB (11.4 KB per row)"
+                + " | %s | O(rows touched); a pass over a 100k-row result < 64 MB |%n", series(perDocument, result -> {
+                    long bytes = medianValue(result.figures(), Figures::allocatedNet);
+                    return bytes < 0 ? "not measured"
+                            : String.format("%s (%.1f KB per row)", Figures.mb(bytes),
+                                    bytes / 1024.0 / result.scenario().resultRows());
+                }));
+        out.printf("| source documents read, group-by over %s docs in %s groups, a change of one document's amount"
+                + " | 1M docs: 1,000,001 | %s | ≈ the affected group's documents (≈%s) |%n",
+                groupBy == null ? "?" : n(((Scenario.GroupBy) groupBy.scenario()).documentsPerGroup()
+                        * (long) groupBy.scenario().resultRows()),
+                groupBy == null ? "?" : n(groupBy.scenario().resultRows()),
+                measured(groupBy) ? String.format("%s passed the pipeline's leading $match; this server scanned %s for"
+                        + " the aggregation; other reads %s (the stream's look-up of the updated document)",
+                        median(groupBy.figures(), Figures::sourcePassedLeadingMatch),
+                        median(groupBy.figures(), Figures::sourceScanned),
+                        median(groupBy.figures(), Figures::sourceOtherReads)) : notMeasured(groupBy),
+                groupBy == null ? "1,001" : n(((Scenario.GroupBy) groupBy.scenario()).documentsPerGroup() + 1L));
+        out.printf("| what one change of acme reaches: view B over view A's target, in acme and globex (%s rows in"
+                + " acme's A) | — | %s | a write of ours reaches only its own partition's downstream views |%n",
+                chain == null ? "?" : n(chain.scenario().resultRows()),
+                measured(chain) ? String.format("passes: acme A %s, acme B %s; globex B %s, globex A %s (the source"
+                        + " update, not a write of ours: this server's update events have no updateDescription, so the"
+                        + " engine cannot rule out a move between partitions and runs every partition reading orders);"
+                        + " change events on A's target received %s; rows written %s",
+                        median(chain.figures(), f -> f.passesOf("acme:A")),
+                        median(chain.figures(), f -> f.passesOf("acme:B")),
+                        median(chain.figures(), f -> f.passesOf("globex:B")),
+                        median(chain.figures(), f -> f.passesOf("globex:A")),
+                        median(chain.figures(), f -> f.eventsOn(Scenario.ViewOverView.A_TARGET)),
+                        median(chain.figures(), Figures::rowsWritten)) : notMeasured(chain));
+        out.printf("| a delete without a pre-image, per-document view of %s rows (and globex's view of %s rows over"
+                + " the same source) | — | %s | rows written ≤ 10, as any 1-row change |%n",
+                delete == null ? "?" : n(delete.scenario().resultRows()), n(CostReport.OTHER_PARTITION_ROWS),
+                measured(delete) ? String.format("rows written %s, stored rows read %s; passes: acme %s, globex %s"
+                        + " (the event names no partition, so every partition reading the source runs)",
+                        median(delete.figures(), Figures::rowsWritten), median(delete.figures(), Figures::storedRowsRead),
+                        median(delete.figures(), f -> f.passesIn("acme")), median(delete.figures(), f -> f.passesIn("globex")))
+                        : notMeasured(delete));
+    }
+
+    private static void printDetails(Run run, PrintStream out) {
+        out.println("### Per scenario");
+        out.println();
+        out.println("| scenario | rows written to the targets | stored rows read | source documents: passed the leading"
+                + " $match / scanned for the aggregation / other reads | commands sent (of which change-stream polls)"
+                + " | change events: received / heard, by collection | passes (outcome ×n; rows the engine says it"
+                + " wrote and removed) | allocated by the engine's threads: net of idle / raw | pass time (wall) | load"
+                + " after |");
+        out.println("| --- | ---: | ---: | --- | --- | --- | --- | --- | ---: | --- |");
+        for (Result result : run.results()) {
+            List<Figures> figures = result.figures();
+            if (figures.isEmpty()) {
+                out.printf("| %s | not measured: %s | | | | | | | | |%n", result.scenario().name(), notMeasured(result));
+                continue;
+            }
+            Figures last = figures.get(figures.size() - 1);
+            ScenarioRun.Sample sample = result.samples().get(result.samples().size() - 1);
+            out.printf("| %s%s | %s (%s) | %s | %s / %s / %s | %s: %s (%s) | %s | %s | %s / %s | %s | %s |%n",
+                    result.scenario().name(), incompleteNote(result),
+                    median(figures, Figures::rowsWritten), last.rowsWrittenParts(),
+                    median(figures, Figures::storedRowsRead),
+                    median(figures, Figures::sourcePassedLeadingMatch), median(figures, Figures::sourceScanned),
+                    median(figures, Figures::sourceOtherReads),
+                    median(figures, Figures::commands), last.commandKinds(), median(figures, Figures::changeStreamPolls),
+                    last.events(), last.passes(),
+                    Figures.medianOf(figures, Figures::allocatedNet, Figures::mb),
+                    Figures.medianOf(figures, Figures::allocatedRaw, Figures::mb),
+                    Figures.medianOf(figures, f -> Math.round(f.passMillis()), millis -> n(millis) + " ms"),
+                    sample.load());
+        }
+        out.println();
+        out.println("Per collection, the last change of each scenario:");
+        out.println();
+        for (Result result : run.results()) {
+            List<Figures> figures = result.figures();
+            if (!figures.isEmpty()) {
+                out.printf("- %s (%s): %s%n", result.scenario().name(), result.scenario().change(),
+                        figures.get(figures.size() - 1).perCollection());
+            }
+        }
+        for (Result result : run.results()) {
+            if (result.start() != null) {
+                out.printf("- %s: sources written in %.1f s; the engine %s in %.1f s (%s).%n", result.scenario().name(),
+                        result.loadSeconds(), !result.start().running() ? "did not say it runs"
+                                : result.start().settled() ? "started and settled" : "started but did NOT settle",
+                        result.start().seconds(), String.join(", ", result.start().states()));
+            }
+        }
+    }
+
+    private static void printLegend(Run run, PrintStream out) {
+        out.println("What each count counts (per change: from the write of the one source document until the engine"
+                + " is quiet again; the engine's client carries a command listener, the server a counting backend):");
+        out.println();
+        out.println("- **Rows written to the target**: from the replies to the commands the engine's client sent to the"
+                + " views' target collections: `insert` n + `update` nModified + `update` upserted + `delete` n (and a"
+                + " `findAndModify` that changed a row). A statement that matched a row and left it as it was is not a"
+                + " write; statements sent are shown beside.");
+        out.println("- **Stored rows read**: documents returned by `find` cursors (first batch and getMores) on the"
+                + " target collections, and by `aggregate` cursors on a target that no view reads (an aggregate on a"
+                + " view's source is that view's pipeline, counted under source documents).");
+        out.println("- **Source documents**: counted by the server (mongo-java-server's in-memory backend, subclassed):"
+                + " *passed the leading $match* is the documents of the sources that pass the leading `$match` stages of"
+                + " the `aggregate` commands run on them — what a server examines at best, with an index covering that"
+                + " match; *scanned* is what this server examined for those aggregations: it uses no index in an"
+                + " aggregation and scans the whole collection; *other reads* is what it examined on the sources for"
+                + " `find`s, plus one per look-up of an updated document by a change stream (`updateLookup`: MongoDB"
+                + " reads it by `_id`; this server scans the collection for it, shown per collection as *scanned for"
+                + " change-stream look-ups*). Writes to a collection are not reads of it: the documents the server"
+                + " examines to apply a write are left out.");
+        out.println("- **Commands sent**: every command of the engine's client, by name (`CommandCounter`); the"
+                + " change-stream polls among them (getMores of change-stream cursors) go with the wall time, not with"
+                + " the change.");
+        out.println("- **Change events**: *received* is the documents in the replies to the change-stream cursors on"
+                + " the collection; *heard* is what the engine's listener was told (`onChange`).");
+        out.println("- **Allocated**: `ThreadMXBean.getThreadAllocatedBytes` summed over the engine's threads"
+                + " (`materializer-*`: passes, streams, timer; the driver's calls run on them), plus what the manual"
+                + " clock's timers allocated on the report's thread, less what the report's own command listener"
+                + " allocated on those threads; *net* also takes off what the engine's threads allocated idle (measured"
+                + " for a second before the change) in as much wall time. The server's and the driver's own threads"
+                + " are left out. MB = 1024² bytes, KB = 1024 bytes.");
+        out.println("- **Pass time**: wall time from the start of the first pass the change caused to the end of the"
+                + " last (`onPassStarted`, `onPassFinished`).");
+        out.println("- **Passes**: `onPassFinished` reports, by view id (each id starts with its partition).");
+        out.printf("- The engine: `MaterializerOptions` defaults (debounce %d ms), max-rows %s, a manual clock moved one"
+                + " debounce at a time; no transactions on this server, so every pass writes by generation."
+                + " The in-process server has no pre-images: a delete event carries the id only.%n",
+                run.options().debounce().toMillis(), n(run.options().maxRows()));
+    }
+
+    private static List<Result> of(Run run, Class<? extends Scenario> kind) {
+        return run.results().stream().filter(result -> kind.isInstance(result.scenario())).toList();
+    }
+
+    private static Result first(Run run, Class<? extends Scenario> kind) {
+        List<Result> results = of(run, kind);
+        return results.isEmpty() ? null : results.get(0);
+    }
+
+    private static boolean measured(Result result) {
+        return result != null && !result.samples().isEmpty();
+    }
+
+    private static String notMeasured(Result result) {
+        if (result == null) {
+            return "not run";
+        }
+        if (result.error() != null) {
+            return "not measured: " + result.error();
+        }
+        return "not measured";
+    }
+
+    private static String series(List<Result> results, Function<Result, String> figure) {
+        List<String> parts = new ArrayList<>();
+        for (Result result : results) {
+            String label = n(result.scenario().resultRows());
+            parts.add(label + ": " + (result.samples().isEmpty() ? notMeasured(result) : figure.apply(result)
+                    + incompleteNote(result)));
+        }
+        return parts.isEmpty() ? "not run" : String.join(" · ", parts);
+    }
+
+    private static String incompleteNote(Result result) {
+        Predicate<ScenarioRun.Sample> incomplete = sample -> !sample.complete();
+        List<String> notes = new ArrayList<>();
+        if (result.start() != null && result.start().running() && !result.start().settled()) {
+            notes.add("the start did not settle");
+        }
+        result.samples().stream().filter(incomplete).forEach(sample -> notes.add("change " + (sample.repeat() + 1)
+                + ": " + incomplete(sample)));
+        return notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")";
+    }
+
+    /** What ran out in a sample, in words. */
+    static String incomplete(ScenarioRun.Sample sample) {
+        List<String> parts = new ArrayList<>();
+        if (!sample.heard()) {
+            parts.add("the change was not heard within " + dev.materializer.benchmarks.scale.EngineRun.WAIT.toMinutes()
+                    + " min");
+        }
+        else if (!sample.quiet()) {
+            parts.add("the engine was not quiet within " + dev.materializer.benchmarks.scale.EngineRun.WAIT.toMinutes()
+                    + " min");
+        }
+        if (!sample.drained()) {
+            parts.add("a drain ran out");
+        }
+        return String.join(", ", parts);
+    }
+}

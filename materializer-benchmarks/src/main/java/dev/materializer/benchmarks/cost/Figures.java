@@ -1,0 +1,259 @@
+package dev.materializer.benchmarks.cost;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.ToLongFunction;
+
+import dev.materializer.benchmarks.scale.CommandCounter;
+import dev.materializer.core.PassReport;
+
+/**
+ * The figures of one measured change, from its {@link ScenarioRun.Sample} and the scenario's
+ * collections, and the median over the repeats.
+ */
+final class Figures {
+
+    /** Commands that write: the documents they examine are found to be written, not read. */
+    private static final Set<String> WRITES = Set.of("insert", "update", "delete", "findAndModify");
+
+    private final Scenario scenario;
+
+    private final ScenarioRun.Sample sample;
+
+    Figures(Scenario scenario, ScenarioRun.Sample sample) {
+        this.scenario = scenario;
+        this.sample = sample;
+    }
+
+    private CollectionTraffic.Traffic targets() {
+        CollectionTraffic.Traffic sum = CollectionTraffic.Traffic.NONE;
+        for (String target : scenario.targets()) {
+            sum = sum.plus(sample.traffic().of(target));
+        }
+        return sum;
+    }
+
+    /** Rows written to the views' targets: inserted + upserted + modified + deleted, from the replies. */
+    long rowsWritten() {
+        return targets().rowsWritten();
+    }
+
+    String rowsWrittenParts() {
+        CollectionTraffic.Traffic sum = targets();
+        return String.format("ins %s / ups %s / mod %s / del %s; %s statements", n(sum.inserted()), n(sum.upserted()),
+                n(sum.modified()), n(sum.deleted()), n(sum.statements()));
+    }
+
+    /**
+     * Stored rows read: documents returned by find cursors on the targets, and by aggregate cursors
+     * on a target no view reads (an aggregate on a view's source is that view's pipeline).
+     */
+    long storedRowsRead() {
+        long read = 0;
+        for (String target : scenario.targets()) {
+            CollectionTraffic.Traffic traffic = sample.traffic().of(target);
+            read += traffic.returnedByFind() + (scenario.sources().contains(target) ? 0 : traffic.returnedByAggregate());
+        }
+        return read;
+    }
+
+    /** Source documents that passed the leading $match of the pipelines run on the sources. */
+    long sourcePassedLeadingMatch() {
+        return sumOverSources(kinds -> kinds.getOrDefault(CountingBackend.PASSED_LEADING_MATCH, 0L));
+    }
+
+    /** Source documents the server examined for aggregations (not change streams) on the sources. */
+    long sourceScanned() {
+        return sumOverSources(kinds -> kinds.getOrDefault("aggregate", 0L));
+    }
+
+    /**
+     * Source documents read otherwise: what the server examined for finds (and counts, distincts), and
+     * one per look-up of an updated document by a change stream (what MongoDB reads for it by {@code _id};
+     * this server scans the collection for it, counted apart).
+     */
+    long sourceOtherReads() {
+        long other = 0;
+        for (String source : scenario.sources()) {
+            // A source that is also a target (another view's) is read by finds as stored rows: counted there.
+            boolean target = scenario.targets().contains(source);
+            for (Map.Entry<String, Long> kind : examinedOf(source).entrySet()) {
+                String name = kind.getKey();
+                if (!WRITES.contains(name) && !name.equals("aggregate") && !name.equals(CountingBackend.PASSED_LEADING_MATCH)
+                        && !name.equals(CountingBackend.LOOKUP_SCANS) && !(target && name.equals("find"))) {
+                    other += kind.getValue();
+                }
+            }
+        }
+        return other;
+    }
+
+    private Map<String, Long> examinedOf(String collection) {
+        return sample.examined().byCollection().getOrDefault(ScenarioRun.DATABASE + "." + collection, Map.of());
+    }
+
+    private long sumOverSources(ToLongFunction<Map<String, Long>> kinds) {
+        long sum = 0;
+        for (String source : scenario.sources()) {
+            sum += kinds.applyAsLong(examinedOf(source));
+        }
+        return sum;
+    }
+
+    long commands() {
+        return CommandCounter.total(sample.commands());
+    }
+
+    String commandKinds() {
+        return CommandCounter.describe(sample.commands());
+    }
+
+    /** getMores of change streams among the commands: the streams' polling, which goes with the wall time. */
+    long changeStreamPolls() {
+        long polls = 0;
+        for (CollectionTraffic.Traffic traffic : sample.traffic().byCollection().values()) {
+            polls += traffic.changeStreamPolls();
+        }
+        return polls;
+    }
+
+    /** Change events the engine's streams received on a collection (from the getMore replies). */
+    long eventsOn(String collection) {
+        return sample.traffic().of(collection).changeEvents();
+    }
+
+    /** Change events by collection, as received (replies) and as heard (the listener). */
+    String events() {
+        List<String> parts = new ArrayList<>();
+        Map<String, Long> received = new TreeMap<>();
+        sample.traffic().byCollection().forEach((collection, traffic) -> {
+            if (traffic.changeEvents() != 0) {
+                received.put(collection, traffic.changeEvents());
+            }
+        });
+        Set<String> collections = new java.util.TreeSet<>(received.keySet());
+        collections.addAll(sample.changesHeard().keySet());
+        for (String collection : collections) {
+            parts.add(collection + " " + n(received.getOrDefault(collection, 0L)) + " received / "
+                    + n(sample.changesHeard().getOrDefault(collection, 0L)) + " heard");
+        }
+        return parts.isEmpty() ? "none" : String.join("; ", parts);
+    }
+
+    /** The passes of one view (by its id, which names its partition) in the window. */
+    long passesOf(String id) {
+        return sample.passes().stream().filter(report -> report.view().id().equals(id)).count();
+    }
+
+    /** The passes of the views of one partition. */
+    long passesIn(String partition) {
+        return sample.passes().stream().filter(report -> report.view().partition().equals(partition)).count();
+    }
+
+    /** "acme:orders CHANGED ×1 (engine: 1,000 written, 0 removed)". */
+    String passes() {
+        Map<String, long[]> byView = new TreeMap<>();
+        Map<String, String> outcomes = new TreeMap<>();
+        for (PassReport report : sample.passes()) {
+            String key = report.view().id();
+            long[] sums = byView.computeIfAbsent(key, k -> new long[3]);
+            sums[0]++;
+            sums[1] += report.rowsWritten();
+            sums[2] += report.rowsRemoved();
+            outcomes.merge(key, report.outcome().name(), (a, b) -> a.contains(b) ? a : a + "," + b);
+        }
+        List<String> parts = new ArrayList<>();
+        byView.forEach((key, sums) -> parts.add(String.format("%s %s ×%d (engine: %s written, %s removed)", key,
+                outcomes.get(key), sums[0], n(sums[1]), n(sums[2]))));
+        return parts.isEmpty() ? "none" : String.join("; ", parts);
+    }
+
+    long allocatedNet() {
+        return sample.netBytes();
+    }
+
+    long allocatedRaw() {
+        return sample.engineBytes();
+    }
+
+    double passMillis() {
+        return sample.passNanos() / 1e6;
+    }
+
+    /** Per collection: what was written, read, examined and received, for the details. */
+    String perCollection() {
+        Set<String> collections = new java.util.TreeSet<>(sample.traffic().byCollection().keySet());
+        sample.examined().byCollection().keySet().stream()
+            .filter(name -> name.startsWith(ScenarioRun.DATABASE + "."))
+            .forEach(name -> collections.add(name.substring(ScenarioRun.DATABASE.length() + 1)));
+        List<String> parts = new ArrayList<>();
+        for (String collection : collections) {
+            CollectionTraffic.Traffic traffic = sample.traffic().of(collection);
+            Map<String, Long> examined = sample.examined().byCollection()
+                .getOrDefault(ScenarioRun.DATABASE + "." + collection, Map.of());
+            List<String> facts = new ArrayList<>();
+            if (traffic.rowsWritten() != 0 || traffic.statements() != 0) {
+                facts.add(String.format("written %s (ins %s, ups %s, mod %s, del %s; %s statements)", n(traffic.rowsWritten()),
+                        n(traffic.inserted()), n(traffic.upserted()), n(traffic.modified()), n(traffic.deleted()),
+                        n(traffic.statements())));
+            }
+            if (traffic.returnedByFind() != 0 || traffic.returnedByAggregate() != 0) {
+                facts.add(String.format("returned %s by find, %s by aggregate", n(traffic.returnedByFind()),
+                        n(traffic.returnedByAggregate())));
+            }
+            if (traffic.changeEvents() != 0 || traffic.changeStreamPolls() != 0) {
+                facts.add(String.format("%s change events in %s polls", n(traffic.changeEvents()),
+                        n(traffic.changeStreamPolls())));
+            }
+            if (!examined.isEmpty()) {
+                List<String> kinds = new ArrayList<>();
+                examined.forEach((kind, count) -> kinds.add(kind + " " + n(count)));
+                facts.add("examined: " + String.join(", ", kinds));
+            }
+            if (!traffic.commands().isEmpty()) {
+                facts.add("commands: " + CommandCounter.describe(traffic.commands()));
+            }
+            if (!facts.isEmpty()) {
+                parts.add("`" + collection + "`: " + String.join("; ", facts));
+            }
+        }
+        return String.join(" · ", parts);
+    }
+
+    /** The median of a figure over the repeats, with the range when they differ: "1,000 (999–1,002 over 3)". */
+    static String median(List<Figures> figures, ToLongFunction<Figures> figure) {
+        return medianOf(figures, figure, Figures::n);
+    }
+
+    static String medianOf(List<Figures> figures, ToLongFunction<Figures> figure,
+            java.util.function.LongFunction<String> format) {
+        if (figures.isEmpty()) {
+            return "not measured";
+        }
+        long[] values = figures.stream().mapToLong(figure).sorted().toArray();
+        long middle = values[(values.length - 1) / 2];
+        String text = format.apply(middle);
+        if (values[0] != values[values.length - 1]) {
+            text += " (" + format.apply(values[0]) + "–" + format.apply(values[values.length - 1]) + " over "
+                    + values.length + ")";
+        }
+        return text;
+    }
+
+    static long medianValue(List<Figures> figures, ToLongFunction<Figures> figure) {
+        long[] values = figures.stream().mapToLong(figure).sorted().toArray();
+        return values.length == 0 ? -1 : values[(values.length - 1) / 2];
+    }
+
+    static String n(long value) {
+        return String.format("%,d", value);
+    }
+
+    /** Bytes as MB (1024² bytes) with one decimal. */
+    static String mb(long bytes) {
+        return bytes < 0 ? "not measured" : String.format("%.1f MB", bytes / (1024.0 * 1024.0));
+    }
+}
