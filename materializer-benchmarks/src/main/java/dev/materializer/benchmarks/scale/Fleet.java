@@ -15,6 +15,7 @@ import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.view.InvalidViewException;
 import dev.materializer.core.view.ViewDefinitionParser;
 import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewState;
 import dev.materializer.core.view.ViewStatus;
 import dev.materializer.core.write.StatusStore;
@@ -123,7 +124,7 @@ final class Fleet {
                     // The fingerprint leaves out the id and the partition: one per template.
                     fingerprints[view] = fingerprint(parser, document);
                 }
-                BsonDocument status = new ViewStatus(ViewState.OK, null, at, new ObjectId(), null, null, 1).toBson()
+                BsonDocument status = new ViewStatus(ViewState.OK, null, at, Generation.of(1), null, null, 1, 1).toBson()
                     .append(StatusStore.FINGERPRINT_FIELD, new BsonString(fingerprints[view]));
                 batch.add(document.append(options.statusField(), status));
                 if (batch.size() == 1000) {
