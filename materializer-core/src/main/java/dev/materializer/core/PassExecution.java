@@ -20,7 +20,6 @@ import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewKey;
 import dev.materializer.core.view.ViewState;
 import dev.materializer.core.write.StatusStore;
-import dev.materializer.core.write.KeyScope;
 import dev.materializer.core.write.ViewRunner;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -235,7 +234,11 @@ final class PassExecution implements PassScheduler.PassRunner {
             if (current == null) {
                 throw new IllegalStateException("the engine has not started");
             }
-            report = current.run(view, plan(current, view, dirty));
+            PassPlanner.Plan plan = plan(current, view, dirty);
+            report = current.run(view, plan.scope());
+            if (plan.scope() == null) {
+                report = report.scoped(PassScope.FULL, plan.wholeBecause());
+            }
         }
         catch (MongoException | IllegalStateException ex) {
             // Not the view's fault (unreachable server, stepdown, engine not started): it runs again.
@@ -291,7 +294,7 @@ final class PassExecution implements PassScheduler.PassRunner {
      * The key scope of the view's pass, from the keys its marks name; null for a whole pass. A
      * failure to plan (a key query that fails, say) makes the pass whole.
      */
-    private @Nullable KeyScope plan(ViewRunner current, ViewDefinition view, DirtySources dirty) {
+    private PassPlanner.Plan plan(ViewRunner current, ViewDefinition view, DirtySources dirty) {
         try {
             PassPlanner.Plan plan = PassPlanner.plan(registry.shape(view.key()),
                     dirty.keysOf(view.key().id(), view.collections()),
@@ -299,12 +302,12 @@ final class PassExecution implements PassScheduler.PassRunner {
             if (plan.scope() == null) {
                 log.debug("View {} of partition {} runs whole: {}", view.key().id(), view.partition(), plan.wholeBecause());
             }
-            return plan.scope();
+            return plan;
         }
         catch (RuntimeException ex) {
             log.debug("View {} of partition {} runs whole: its keys could not be planned: {}", view.key().id(),
                     view.partition(), ex.toString());
-            return null;
+            return new PassPlanner.Plan(null, "its keys could not be planned: " + ex);
         }
     }
 

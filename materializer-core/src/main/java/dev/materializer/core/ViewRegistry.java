@@ -499,6 +499,10 @@ final class ViewRegistry {
 
         private @Nullable WriteMode lastMode;
 
+        private @Nullable PassScope lastScope;
+
+        private @Nullable String lastScopeNote;
+
         private @Nullable Instant lastReconciled;
 
         private long driftRows;
@@ -550,6 +554,8 @@ final class ViewRegistry {
             lastRun = at;
             lastOutcome = report.outcome();
             lastMode = report.mode();
+            lastScope = report.scope();
+            lastScopeNote = report.scopeNote();
         }
 
         synchronized void recordReconcile(Instant at, long drift) {
@@ -560,7 +566,7 @@ final class ViewRegistry {
         synchronized ViewSnapshot snapshot() {
             return new ViewSnapshot(key.partition(), key.id(), state.value(), view.collections(),
                     view.targetCollection(), generation == null ? null : generation.toString(), lastRun, lastError,
-                    lastOutcome, lastMode, lastReconciled, driftRows);
+                    lastOutcome, lastMode, lastReconciled, driftRows, lastScope, lastScopeNote);
         }
     }
 }

@@ -20,11 +20,13 @@ import org.jspecify.annotations.Nullable;
  * @param lastMode how its last pass wrote
  * @param lastReconciled when the reconciler last compared it with its pipeline here
  * @param driftRows rows of drift the reconciler found and healed here since this instance started
+ * @param lastScope what its last pass recomputed: the whole view, or the rows of some keys
+ * @param lastScopeNote which keys, or why the last pass was whole
  */
 public record ViewSnapshot(String partition, String id, String state, List<String> sources, String target,
         @Nullable String generation, @Nullable Instant lastRun, @Nullable String lastError,
         @Nullable PassOutcome lastOutcome, @Nullable WriteMode lastMode, @Nullable Instant lastReconciled,
-        long driftRows) {
+        long driftRows, @Nullable PassScope lastScope, @Nullable String lastScopeNote) {
 
     /** The states a view can be in, as the words of {@link #state()}. */
     public static final List<String> STATES = List.of("pending", "ok", "errored", "cycle");
@@ -32,6 +34,29 @@ public record ViewSnapshot(String partition, String id, String state, List<Strin
     /** Copies the sources so the record stays immutable. */
     public ViewSnapshot {
         sources = List.copyOf(sources);
+    }
+
+    /**
+     * A view whose last pass's scope is not known.
+     * @param partition the partition of the view
+     * @param id the text of the view's {@code _id}
+     * @param state its state
+     * @param sources the source collections
+     * @param target the target collection
+     * @param generation the current generation
+     * @param lastRun when it last ran here
+     * @param lastError why it is errored
+     * @param lastOutcome how its last pass ended
+     * @param lastMode how its last pass wrote
+     * @param lastReconciled when the reconciler last compared it
+     * @param driftRows rows of drift healed here
+     */
+    public ViewSnapshot(String partition, String id, String state, List<String> sources, String target,
+            @Nullable String generation, @Nullable Instant lastRun, @Nullable String lastError,
+            @Nullable PassOutcome lastOutcome, @Nullable WriteMode lastMode, @Nullable Instant lastReconciled,
+            long driftRows) {
+        this(partition, id, state, sources, target, generation, lastRun, lastError, lastOutcome, lastMode,
+                lastReconciled, driftRows, null, null);
     }
 
     /**

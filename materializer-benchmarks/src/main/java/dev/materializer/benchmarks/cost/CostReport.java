@@ -131,6 +131,7 @@ public final class CostReport {
             List<Scenario> scenarios = new ArrayList<>();
             sizes.forEach(size -> scenarios.add(new Scenario.PerDocument(size)));
             scenarios.add(new Scenario.GroupBy(groupDocs));
+            scenarios.add(new Scenario.GroupBy(groupDocs, true));
             scenarios.add(new Scenario.ViewOverView(CHAIN_ROWS, OTHER_PARTITION_ROWS));
             scenarios.add(new Scenario.DeleteWithoutPreImage(CHAIN_ROWS, OTHER_PARTITION_ROWS));
             return scenarios;

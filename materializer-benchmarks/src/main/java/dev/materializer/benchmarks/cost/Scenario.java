@@ -176,26 +176,39 @@ abstract class Scenario {
         }
     }
 
-    /** A group-by view ($group by customer, $sum) over the orders of acme. */
-    static final class GroupBy extends Scenario {
+    /**
+     * A group-by view ($group by customer, $sum) over the orders of acme. The change is an update of
+     * one order's amount, or — since this server's update events carry neither an update description
+     * nor the document's key, so no engine can tell an update's old group from them — the insert of
+     * one order into an existing group, which is what an update is on a server that sends them.
+     */
+    static class GroupBy extends Scenario {
 
         private final int documents;
 
         private final int groups;
 
+        private final boolean insert;
+
         GroupBy(int documents) {
+            this(documents, false);
+        }
+
+        GroupBy(int documents, boolean insert) {
             this.documents = documents;
             this.groups = Math.min(1000, documents);
+            this.insert = insert;
         }
 
         @Override
         String name() {
-            return String.format("group-by view, %,d docs in %,d groups", documents, groups);
+            return String.format("group-by view, %,d docs in %,d groups%s", documents, groups,
+                    insert ? ", an insert" : "");
         }
 
         @Override
         String change() {
-            return "the amount of one order ($inc)";
+            return insert ? "the insert of one order of an existing customer" : "the amount of one order ($inc)";
         }
 
         @Override
@@ -220,7 +233,16 @@ abstract class Scenario {
 
         @Override
         void change(MongoDatabase database, int repeat) {
-            updateAmount(database, changedId(documents, repeat));
+            if (insert) {
+                int id = documents + repeat;
+                database.getCollection(ORDERS).insertOne(new Document("_id", id)
+                    .append(MaterializerOptions.DEFAULT_PARTITION_FIELD, ACME)
+                    .append("customer", String.format("c-%04d", changedId(groups, repeat)))
+                    .append("amount", 5).append("status", "open"));
+            }
+            else {
+                updateAmount(database, changedId(documents, repeat));
+            }
         }
     }
 

@@ -161,8 +161,25 @@ public final class AffectedKeys {
         return affected;
     }
 
+    /**
+     * The id of the changed document: from the document key, else from an image — a document's
+     * {@code _id} never changes, so either image names it (some servers send an update's document
+     * key wrong, without {@code _id}).
+     */
+    private static @Nullable BsonValue documentIdOf(SourceChange change) {
+        if (change.documentId() != null) {
+            return change.documentId();
+        }
+        for (BsonDocument image : new BsonDocument[] {change.fullDocument(), change.fullDocumentBeforeChange()}) {
+            if (image != null && image.get("_id") != null) {
+                return image.get("_id");
+            }
+        }
+        return null;
+    }
+
     private static AffectedKeys primary(ViewShape shape, String collection, SourceChange change) {
-        BsonValue id = change.documentId();
+        BsonValue id = documentIdOf(change);
         BsonDocument byId = shape.keyIsInDocumentId() && id != null ? new BsonDocument("_id", id) : null;
         BsonDocument post = change.fullDocument() != null ? change.fullDocument() : byId;
         BsonDocument pre = change.fullDocumentBeforeChange() != null ? change.fullDocumentBeforeChange() : byId;

@@ -509,6 +509,16 @@ public final class MaterializerEndpoint {
             return (this.view.lastMode() != null) ? text(this.view.lastMode()) : null;
         }
 
+        /** @return what the last pass recomputed: {@code keys} (the rows of the keys its changes affected) or {@code full} */
+        public @Nullable String getLastScope() {
+            return (this.view.lastScope() != null) ? text(this.view.lastScope()) : null;
+        }
+
+        /** @return which keys the last pass recomputed ("2 keys of customer"), or why it recomputed the whole view */
+        public @Nullable String getLastScopeNote() {
+            return this.view.lastScopeNote();
+        }
+
         /** @return when the reconciler last compared the view with its pipeline here (ISO-8601), if it did */
         public @Nullable String getLastReconciled() {
             return text(this.view.lastReconciled());

@@ -20,7 +20,7 @@ public final class MaterializerMeters {
     /** Gauge: seconds the last change event was behind the server's time; NaN while unknown. */
     public static final String LAG = "materializer.lag";
 
-    /** Timer: passes of one view, by {@link #TAG_OUTCOME} and {@link #TAG_MODE}. */
+    /** Timer: passes of one view, by {@link #TAG_OUTCOME}, {@link #TAG_MODE} and {@link #TAG_SCOPE}. */
     public static final String PASS = "materializer.pass";
 
     /** Counter: change events received, by {@link #TAG_SOURCE}. */
@@ -50,6 +50,9 @@ public final class MaterializerMeters {
 
     /** Tag of {@link #PASS}: {@code transaction}, {@code generation} or {@code none}. */
     public static final String TAG_MODE = "mode";
+
+    /** Tag: what a pass recomputed, {@code full} or {@code keys}. */
+    public static final String TAG_SCOPE = "scope";
 
     /** Tag of {@link #CHANGES}: the source collection. */
     public static final String TAG_SOURCE = "source";

@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
+import dev.materializer.core.PassScope;
 import dev.materializer.core.VerifyReport;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.view.ViewKey;
@@ -77,9 +78,10 @@ public final class MaterializerMetricsListener implements MaterializerListener {
 
     @Override
     public void onPassFinished(PassReport report) {
-        this.passTimers.computeIfAbsent(new PassTags(report.outcome(), report.mode()), tags -> Timer.builder(MaterializerMeters.PASS)
+        this.passTimers.computeIfAbsent(new PassTags(report.outcome(), report.mode(), report.scope()), tags -> Timer.builder(MaterializerMeters.PASS)
             .tag(MaterializerMeters.TAG_OUTCOME, MaterializerMeters.tagValue(tags.outcome()))
             .tag(MaterializerMeters.TAG_MODE, MaterializerMeters.tagValue(tags.mode()))
+            .tag(MaterializerMeters.TAG_SCOPE, MaterializerMeters.tagValue(tags.scope()))
             .description("Passes of one view")
             .register(this.registry)).record(report.duration());
         if (report.rowsWritten() > 0) {
@@ -90,7 +92,7 @@ public final class MaterializerMetricsListener implements MaterializerListener {
         }
     }
 
-    private record PassTags(PassOutcome outcome, WriteMode mode) {
+    private record PassTags(PassOutcome outcome, WriteMode mode, PassScope scope) {
     }
 
     /**

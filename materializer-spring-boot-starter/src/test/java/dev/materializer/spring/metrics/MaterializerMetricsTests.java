@@ -81,13 +81,17 @@ class MaterializerMetricsTests {
         listener.onPassFinished(new PassReport(view, WriteMode.GENERATION, PassOutcome.CHANGED, 10, 3, Duration.ofMillis(200), null));
         listener.onPassFinished(new PassReport(view, WriteMode.GENERATION, PassOutcome.CHANGED, 5, 0, Duration.ofMillis(100), null));
         listener.onPassFinished(new PassReport(view, WriteMode.NONE, PassOutcome.ERRORED, 0, 0, Duration.ofMillis(1), "bad"));
+        listener.onPassFinished(new PassReport(view, WriteMode.TRANSACTION, PassOutcome.CHANGED, 1, 0, Duration.ofMillis(4),
+                null, dev.materializer.core.PassScope.KEYS, "1 key of customer"));
 
-        Timer changed = this.registry.get(MaterializerMeters.PASS).tag("outcome", "changed").tag("mode", "generation").timer();
+        Timer changed = this.registry.get(MaterializerMeters.PASS).tag("outcome", "changed").tag("mode", "generation")
+            .tag("scope", "full").timer();
         assertThat(changed.count()).isEqualTo(2);
         assertThat(changed.totalTime(java.util.concurrent.TimeUnit.MILLISECONDS)).isEqualTo(300);
         assertThat(this.registry.get(MaterializerMeters.PASS).tag("outcome", "errored").tag("mode", "none").timer().count())
             .isEqualTo(1);
-        assertThat(this.registry.get(MaterializerMeters.ROWS_WRITTEN).counter().count()).isEqualTo(15);
+        assertThat(this.registry.get(MaterializerMeters.PASS).tag("scope", "keys").timer().count()).as("key-scoped").isEqualTo(1);
+        assertThat(this.registry.get(MaterializerMeters.ROWS_WRITTEN).counter().count()).isEqualTo(16);
         assertThat(this.registry.get(MaterializerMeters.ROWS_REMOVED).counter().count()).isEqualTo(3);
     }
 
