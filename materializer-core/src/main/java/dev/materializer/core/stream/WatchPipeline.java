@@ -104,6 +104,8 @@ final class WatchPipeline {
     static java.util.Set<String> imagePaths(String partitionField, java.util.Set<String> kept) {
         java.util.Set<String> all = new java.util.TreeSet<>();
         all.add(partitionField);
+        // Routing tells the engine's own row versions by it (see RowVersionEvents)
+        all.add(dev.materializer.core.view.ViewFilter.TO_FIELD);
         for (String path : kept) {
             if (!path.isEmpty() && !path.startsWith("$") && !path.contains("..") && !path.startsWith(".")
                     && !path.endsWith(".")) {

@@ -73,4 +73,31 @@ class WatchPipelineTest {
 
         assertThat(ChangeEvents.toSourceChange(projected).update()).isNull();
     }
+
+    @Test
+    void aProjectedStreamKeepsThePartitionTheVersionBoundAndTheKeyPathsOfKeyScopedViews() {
+        assertThat(WatchPipeline.imagePaths("_part", java.util.Set.of("customer", "customer.name", "lines.sku", "$bad", "")))
+            .as("a path under another one goes: the server refuses both").containsExactly("_part", "_viewTo", "customer",
+                    "lines.sku");
+
+        org.bson.BsonDocument project = WatchPipeline.projection("_part", java.util.Set.of("customer")).getDocument("$project");
+
+        assertThat(project).containsKeys("fullDocument._part", "fullDocumentBeforeChange._part", "fullDocument._viewTo",
+                "fullDocument.customer", "fullDocumentBeforeChange.customer");
+    }
+
+    @Test
+    void anEventOfAProjectedStreamSaysWhichPathsItsImagesCarry() {
+        org.bson.BsonDocument projected = org.bson.BsonDocument.parse("""
+                {_id: {_data: 't'}, operationType: 'insert', documentKey: {_id: 1},
+                 fullDocument: {_part: 'acme', customer: 'ann'}}""");
+
+        dev.materializer.core.routing.SourceChange change = ChangeEvents.toSourceChange(projected,
+                WatchPipeline.imagePaths("_part", java.util.Set.of("customer")));
+
+        assertThat(change.imagesCarry("customer")).isTrue();
+        assertThat(change.imagesCarry("customer.name")).as("under a kept path").isTrue();
+        assertThat(change.imagesCarry("amount")).as("projected away: unknown, not missing").isFalse();
+        assertThat(ChangeEvents.toSourceChange(projected).imagesCarry("amount")).as("whole images").isTrue();
+    }
 }

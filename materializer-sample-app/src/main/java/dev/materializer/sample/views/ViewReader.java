@@ -111,7 +111,7 @@ public class ViewReader {
 
     private static Bson order(@Nullable String sort) {
         if (sort == null || sort.isBlank()) {
-            return Sorts.ascending("_id");
+            return Sorts.ascending(ViewFilter.ROW_FIELD);
         }
         boolean descending = sort.startsWith("-");
         String field = descending ? sort.substring(1) : sort;
@@ -120,7 +120,7 @@ public class ViewReader {
                     + "(or 'id' for the row's key), was '" + sort + "'");
         }
         String path = field.equals("id") ? ViewFilter.ROW_FIELD : field;
-        return descending ? Sorts.descending(path, "_id") : Sorts.ascending(path, "_id");
+        return descending ? Sorts.descending(path, ViewFilter.ROW_FIELD) : Sorts.ascending(path, ViewFilter.ROW_FIELD);
     }
 
     private ViewRow row(Document stored) {
