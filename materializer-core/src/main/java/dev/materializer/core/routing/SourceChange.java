@@ -2,6 +2,7 @@ package dev.materializer.core.routing;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;
@@ -28,11 +29,11 @@ import org.jspecify.annotations.Nullable;
 public record SourceChange(Operation operation, @Nullable BsonDocument fullDocument,
         @Nullable BsonDocument fullDocumentBeforeChange, @Nullable BsonValue documentId,
         @Nullable UpdatedFields update, @Nullable BsonTimestamp clusterTime, @Nullable Instant wallTime,
-        java.util.@Nullable Set<String> imagePaths) {
+        @Nullable Set<String> imagePaths) {
 
     /** Copies the paths so the record stays immutable. */
     public SourceChange {
-        imagePaths = imagePaths == null ? null : java.util.Set.copyOf(imagePaths);
+        imagePaths = imagePaths == null ? null : Set.copyOf(imagePaths);
     }
 
     /**

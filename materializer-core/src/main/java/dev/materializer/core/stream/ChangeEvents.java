@@ -3,6 +3,7 @@ package dev.materializer.core.stream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.routing.SourceChange.Operation;
@@ -33,7 +34,7 @@ final class ChangeEvents {
      * @param imagePaths the document paths a projected stream keeps in its images; null for whole
      *     images
      */
-    static SourceChange toSourceChange(BsonDocument event, java.util.@Nullable Set<String> imagePaths) {
+    static SourceChange toSourceChange(BsonDocument event, @Nullable Set<String> imagePaths) {
         Operation operation = operation(event.get("operationType"));
         BsonDocument documentKey = document(event.get("documentKey"));
         BsonValue documentId = documentKey == null ? null : documentKey.get("_id");

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import com.mongodb.MongoException;
 import com.mongodb.client.ChangeStreamIterable;
@@ -57,10 +58,10 @@ public final class CollectionStream {
     /** The partition field when the listener only routes events; null when it reads whole documents. */
     private final @Nullable String routingField;
 
-    private final java.util.function.Supplier<java.util.Set<String>> keptPaths;
+    private final Supplier<Set<String>> keptPaths;
 
     /** The document paths the open cursor's events carry; null while they carry whole documents. */
-    private volatile java.util.@Nullable Set<String> imagePaths;
+    private volatile @Nullable Set<String> imagePaths;
 
     /** The pipeline chosen for the next cursor; null until chosen, and after the server refused one. */
     private volatile WatchPipeline.@Nullable Kind chosen;
@@ -131,7 +132,7 @@ public final class CollectionStream {
     public CollectionStream(MongoDatabase database, String collection, boolean preImages,
             @Nullable String routingField, @Nullable CheckpointStore checkpoints, StreamListener listener,
             EngineClock clock, Duration rewatch, Duration maxBackoff, Duration checkpointInterval) {
-        this(database, collection, preImages, routingField, java.util.Set::of, checkpoints, listener, clock, rewatch,
+        this(database, collection, preImages, routingField, Set::of, checkpoints, listener, clock, rewatch,
                 maxBackoff, checkpointInterval);
     }
 
@@ -141,7 +142,7 @@ public final class CollectionStream {
      *     each open (the keys of key-scoped views reading the collection)
      */
     public CollectionStream(MongoDatabase database, String collection, boolean preImages,
-            @Nullable String routingField, java.util.function.Supplier<java.util.Set<String>> keptPaths,
+            @Nullable String routingField, Supplier<Set<String>> keptPaths,
             @Nullable CheckpointStore checkpoints, StreamListener listener,
             EngineClock clock, Duration rewatch, Duration maxBackoff, Duration checkpointInterval) {
         this.keptPaths = keptPaths;
@@ -263,7 +264,7 @@ public final class CollectionStream {
         Instant lastSave = clock.now();
         try {
             kind = pipeline();
-            java.util.Set<String> kept = kind == WatchPipeline.Kind.PROJECTED ? keptPaths.get() : java.util.Set.of();
+            Set<String> kept = kind == WatchPipeline.Kind.PROJECTED ? keptPaths.get() : Set.of();
             imagePaths = kind == WatchPipeline.Kind.PROJECTED && routingField != null
                     ? WatchPipeline.imagePaths(routingField, kept) : null;
             ChangeStreamIterable<BsonDocument> iterable = database.getCollection(collection, BsonDocument.class)

@@ -1,6 +1,8 @@
 package dev.materializer.core.stream;
 
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -68,7 +70,7 @@ final class WatchPipeline {
      * @return the stages after {@code $changeStream}
      */
     static List<BsonDocument> stages(Kind kind, @Nullable String routingField) {
-        return stages(kind, routingField, java.util.Set.of());
+        return stages(kind, routingField, Set.of());
     }
 
     /**
@@ -76,7 +78,7 @@ final class WatchPipeline {
      * @param kept paths of the documents a projected stream keeps beside the partition field (the
      *     keys of key-scoped views); see {@link #imagePaths}
      */
-    static List<BsonDocument> stages(Kind kind, @Nullable String routingField, java.util.Set<String> kept) {
+    static List<BsonDocument> stages(Kind kind, @Nullable String routingField, Set<String> kept) {
         return switch (kind) {
             case SPLIT -> List.of(SPLIT_STAGE);
             case PROJECTED -> {
@@ -94,15 +96,15 @@ final class WatchPipeline {
      * with operators the in-process test server runs too (no {@code $type}, no {@code $$REMOVE}).
      */
     static BsonDocument projection(String partitionField) {
-        return projection(partitionField, java.util.Set.of());
+        return projection(partitionField, Set.of());
     }
 
     /**
      * The document paths a projected stream keeps: the partition field and the kept paths, without
      * a path under another one (the server refuses both) or one it cannot name.
      */
-    static java.util.Set<String> imagePaths(String partitionField, java.util.Set<String> kept) {
-        java.util.Set<String> all = new java.util.TreeSet<>();
+    static Set<String> imagePaths(String partitionField, Set<String> kept) {
+        Set<String> all = new TreeSet<>();
         all.add(partitionField);
         // Routing tells the engine's own row versions by it (see RowVersionEvents)
         all.add(dev.materializer.core.view.ViewFilter.TO_FIELD);
@@ -112,7 +114,7 @@ final class WatchPipeline {
                 all.add(path);
             }
         }
-        java.util.Set<String> outermost = new java.util.TreeSet<>();
+        Set<String> outermost = new TreeSet<>();
         for (String path : all) {
             boolean under = false;
             for (String other : all) {
@@ -125,7 +127,7 @@ final class WatchPipeline {
         return outermost;
     }
 
-    static BsonDocument projection(String partitionField, java.util.Set<String> kept) {
+    static BsonDocument projection(String partitionField, Set<String> kept) {
         BsonInt32 keep = new BsonInt32(1);
         BsonDocument updatedNames = BsonDocument.parse("""
                 {"$map": {"input": {"$objectToArray": {"$ifNull": ["$updateDescription.updatedFields", {}]}},

@@ -1,8 +1,10 @@
 package dev.materializer.core.write;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import com.mongodb.MongoException;
 import com.mongodb.client.ClientSession;
@@ -136,8 +138,8 @@ final class VersionedWriter {
         }
     }
 
-    private java.util.Set<String> keysOf(KeyScope scope) {
-        java.util.Set<String> keys = new java.util.HashSet<>();
+    private Set<String> keysOf(KeyScope scope) {
+        Set<String> keys = new HashSet<>();
         scope.rowIds().forEach(id -> keys.add(hasher.idKey(id)));
         return keys;
     }
@@ -146,7 +148,7 @@ final class VersionedWriter {
     private final class Attempt implements RowMerge.Visitor {
 
         /** The id keys of the rows a key-scoped pass may write; null for a whole pass. */
-        private final java.util.@Nullable Set<String> scope;
+        private final @Nullable Set<String> scope;
 
         private final ViewDefinition view;
 
@@ -176,7 +178,7 @@ final class VersionedWriter {
         private long rowsRemoved;
 
         Attempt(ViewDefinition view, ViewStatus start, MongoCollection<BsonDocument> target,
-                java.util.@Nullable Set<String> scope) {
+                @Nullable Set<String> scope) {
             this.scope = scope;
             this.view = view;
             this.start = start;
