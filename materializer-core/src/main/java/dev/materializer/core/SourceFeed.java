@@ -158,6 +158,22 @@ final class SourceFeed implements StreamListener {
         return closed;
     }
 
+    /**
+     * The watched collections whose stream has not heard every event committed before a moment
+     * (see {@link CollectionStream#caughtUpSince}), sorted; for probes of tests.
+     * @param sinceNanos the moment, in {@link System#nanoTime()}
+     */
+    java.util.List<String> streamsBehind(long sinceNanos) {
+        java.util.List<String> behind = new java.util.ArrayList<>();
+        streams.forEach((collection, stream) -> {
+            if (!stream.caughtUpSince(sinceNanos)) {
+                behind.add(collection);
+            }
+        });
+        java.util.Collections.sort(behind);
+        return behind;
+    }
+
     @Nullable Duration lag() {
         return lag;
     }
@@ -209,6 +225,12 @@ final class SourceFeed implements StreamListener {
         marks.forEach((partition, keysByView) -> {
             if (owns.test(partition)) {
                 scheduler.markDirty(partition, collection, keysByView, change.clusterTime());
+                log.debug("An event of {} at {} marks partition {} for {}", collection, change.clusterTime(), partition,
+                        keysByView.keySet());
+            }
+            else {
+                log.debug("An event of {} at {} is for partition {}, which another instance owns", collection,
+                        change.clusterTime(), partition);
             }
         });
     }

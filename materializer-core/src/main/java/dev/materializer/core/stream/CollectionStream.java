@@ -89,6 +89,15 @@ public final class CollectionStream {
 
     private volatile boolean open;
 
+    /**
+     * When ({@link System#nanoTime()}) the last poll of the open cursor that found no event began;
+     * {@link #caughtUpSince} reads it. Valid only while {@link #polledEmpty}.
+     */
+    private volatile long lastEmptyPoll;
+
+    /** Whether the open cursor has polled empty at least once; false again while it reopens. */
+    private volatile boolean polledEmpty;
+
     private volatile @Nullable CountDownLatch waiting;
 
     private @Nullable Thread thread;
@@ -174,6 +183,17 @@ public final class CollectionStream {
     /** Whether a cursor is open now. */
     public boolean isOpen() {
         return open;
+    }
+
+    /**
+     * Whether the stream heard every event committed before a moment: its cursor is open and a poll
+     * that began at or after that moment found nothing more, after every event before it had been
+     * handed to the listener. For probes of tests (is an engine quiescent?) and diagnostics.
+     * @param nanos a moment in {@link System#nanoTime()}
+     * @return true when caught up to that moment
+     */
+    public boolean caughtUpSince(long nanos) {
+        return open && polledEmpty && lastEmptyPoll - nanos >= 0;
     }
 
     /** The watched collection. */
@@ -291,6 +311,8 @@ public final class CollectionStream {
                     long started = System.nanoTime();
                     BsonDocument received = cursor.tryNext();
                     if (received == null) {
+                        lastEmptyPoll = started;
+                        polledEmpty = true;
                         BsonDocument idleToken = cursor.getResumeToken();
                         // A token between two fragments would resume in the middle of an event.
                         if (idleToken != null && !fragments.inTheMiddle()) {
@@ -352,6 +374,7 @@ public final class CollectionStream {
         }
         finally {
             open = false;
+            polledEmpty = false;
         }
     }
 

@@ -117,6 +117,27 @@ class CollectionStreamTest {
     }
 
     @Test
+    void aStreamIsCaughtUpToAMomentOnceAPollAfterItFoundNothingMore(TestMongo mongo) throws Exception {
+        CollectionStream stream = stream(mongo, new CheckpointStore(mongo.database(), "_checkpoints", "this-instance", Set::of));
+        long beforeStart = System.nanoTime();
+        assertThat(stream.caughtUpSince(beforeStart)).as("not open yet").isFalse();
+        stream.start(WAIT);
+        try {
+            await().atMost(WAIT).until(() -> stream.caughtUpSince(beforeStart));
+            mongo.database().getCollection("orders").insertOne(new Document("_id", "o1").append("_part", "acme"));
+            long afterTheWrite = System.nanoTime();
+
+            await().atMost(WAIT).until(() -> stream.caughtUpSince(afterTheWrite));
+            assertThat(recorder.changes).as("every event written before the moment was handed over").hasSize(1);
+        }
+        finally {
+            stream.close();
+            stream.awaitClosed(WAIT);
+        }
+        assertThat(stream.caughtUpSince(beforeStart)).as("closed").isFalse();
+    }
+
+    @Test
     void aRoutingStreamWhereEventsAreNotSplitReadsThemProjectedToWhatRoutingNeeds(TestMongo mongo) throws Exception {
         CollectionStream stream = new CollectionStream(mongo.database(), "orders", false, "_part", null, recorder, clock,
                 Duration.ofSeconds(1), Duration.ofSeconds(8), Duration.ZERO);
