@@ -57,7 +57,7 @@ final class SourceFeed implements StreamListener {
 
     private final ViewRegistry registry;
 
-    private final PartitionRouter router;
+    private final Routing routing;
 
     private final PassScheduler scheduler;
 
@@ -90,7 +90,41 @@ final class SourceFeed implements StreamListener {
 
     private volatile @Nullable Duration lag;
 
+    /**
+     * Which views of which partitions an event marks: the partitions it can affect (the router), and
+     * there the views whose watched fields it may touch (the registry). A seam for tests, which
+     * make it fail to see what a routing failure marks.
+     */
+    @FunctionalInterface
+    interface Routing {
+
+        /**
+         * Per partition, the views the event may affect, each with the keys it may affect there.
+         * @throws RuntimeException when the event cannot be routed; the feed then fails safe
+         */
+        Map<String, Map<String, dev.materializer.core.incremental.AffectedKeys>> marks(String collection,
+                SourceChange change);
+
+        /** The engine's routing: the router's partitions, the registry's views there. */
+        static Routing of(PartitionRouter router, ViewRegistry registry) {
+            return (collection, change) -> {
+                AffectedPartitions affected = router.route(collection, change);
+                if (!affected.all() && affected.partitions().isEmpty()) {
+                    return Map.of();
+                }
+                return registry.viewsToMark(collection, change, affected.all() ? null : affected.partitions());
+            };
+        }
+    }
+
     SourceFeed(MongoDatabase database, ViewRegistry registry, PartitionRouter router, PassScheduler scheduler,
+            CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
+            StatusStore status, java.util.function.Predicate<String> owns, java.util.function.Supplier<Set<String>> live) {
+        this(database, registry, Routing.of(router, registry), scheduler, checkpoints, clock, options, listener, status,
+                owns, live);
+    }
+
+    SourceFeed(MongoDatabase database, ViewRegistry registry, Routing routing, PassScheduler scheduler,
             CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
             StatusStore status, java.util.function.Predicate<String> owns, java.util.function.Supplier<Set<String>> live) {
         this.database = database;
@@ -98,7 +132,7 @@ final class SourceFeed implements StreamListener {
         this.live = live;
         this.status = status;
         this.registry = registry;
-        this.router = router;
+        this.routing = routing;
         this.scheduler = scheduler;
         this.checkpoints = checkpoints;
         this.clock = clock;
@@ -212,11 +246,7 @@ final class SourceFeed implements StreamListener {
         listener.onChange(collection, eventLag);
         Map<String, Map<String, dev.materializer.core.incremental.AffectedKeys>> marks;
         try {
-            AffectedPartitions affected = router.route(collection, change);
-            if (!affected.all() && affected.partitions().isEmpty()) {
-                return;
-            }
-            marks = registry.viewsToMark(collection, change, affected.all() ? null : affected.partitions());
+            marks = routing.marks(collection, change);
         }
         catch (RuntimeException ex) {
             markEveryReader(collection, ex);

@@ -1,0 +1,171 @@
+package dev.materializer.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+import dev.materializer.core.pass.DirtySources;
+import dev.materializer.core.pass.PartitionLanes;
+import dev.materializer.core.pass.PassScheduler;
+import dev.materializer.core.routing.PartitionRouter;
+import dev.materializer.core.routing.SourceChange;
+import dev.materializer.core.stream.Checkpoint;
+import dev.materializer.core.stream.CheckpointStore;
+import dev.materializer.core.time.ManualClock;
+import dev.materializer.core.view.Generation;
+import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.write.StatusStore;
+import dev.materializer.testing.MongoKind;
+import dev.materializer.testing.MongoTest;
+import dev.materializer.testing.TestMongo;
+import org.bson.BsonDocument;
+import org.bson.BsonString;
+import org.bson.BsonTimestamp;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The feed's part of the checkpoint invariant, alone: what an event marks, also when its routing
+ * fails, and what an open catches up. The
+ * scheduler is real; streams, ownership and passes are stood in for, and time moves by hand.
+ */
+@MongoTest(MongoKind.IN_PROCESS)
+class SourceFeedTest {
+
+    private static final Duration DEBOUNCE = Duration.ofMillis(100);
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private static final BsonDocument TOKEN = BsonDocument.parse("{_data: 'position'}");
+
+    private final ManualClock clock = new ManualClock();
+
+    private final PartitionLanes lanes = new PartitionLanes(2);
+
+    private final ViewRegistry registry = new ViewRegistry("_part");
+
+    /** What each pass took, by partition. */
+    private final Map<String, List<DirtySources>> passes = new ConcurrentHashMap<>();
+
+    private final RecordingListener listener = new RecordingListener();
+
+    /** The scheduler's passes: record what they took, and leave it when the partition is not owned, as PassExecution does. */
+    private Predicate<String> passOwns = partition -> true;
+
+    private final PassScheduler scheduler = new PassScheduler(clock, DEBOUNCE, Duration.ofSeconds(1),
+            Duration.ofMillis(200), 4, lanes, (partition, dirty) -> {
+                if (passOwns.test(partition)) {
+                    passes.computeIfAbsent(partition, key -> Collections.synchronizedList(new ArrayList<>())).add(dirty);
+                }
+                return new DirtySources();
+            });
+
+    @AfterEach
+    void closeLanes() {
+        lanes.close();
+    }
+
+    private SourceFeed feed(TestMongo mongo, SourceFeed.Routing routing, Predicate<String> owns,
+            Supplier<Set<String>> live) {
+        MaterializerOptions options = MaterializerOptions.builder().instanceId("me").clock(clock).build();
+        return new SourceFeed(mongo.database(), registry, routing, scheduler,
+                new CheckpointStore(mongo.database(), options.checkpointsCollection(), "me", live), clock, options,
+                listener, new StatusStore(mongo.database(), options), owns, live);
+    }
+
+    private SourceFeed feed(TestMongo mongo, Predicate<String> owns, Supplier<Set<String>> live) {
+        return feed(mongo, SourceFeed.Routing.of(new PartitionRouter("_part", Map.of()), registry), owns, live);
+    }
+
+    /** A view of a partition that has run before (it has a generation), reading the sources. */
+    private void view(String id, String partition, String... sources) {
+        registry.put(new ViewDefinition(new BsonString(id), partition, List.of(sources),
+                List.of(BsonDocument.parse("{$match: {}}")), "target-" + id, Map.of(), "fp-" + id), Generation.of(1));
+    }
+
+    private static SourceChange insert(String partition) {
+        return new SourceChange(SourceChange.Operation.INSERT,
+                new BsonDocument("_id", new BsonString("o1")).append("_part", new BsonString(partition)), null,
+                new BsonString("o1"), null, new BsonTimestamp(1, 1), null);
+    }
+
+    private void runPasses() throws InterruptedException {
+        clock.advance(DEBOUNCE);
+        assertThat(lanes.awaitIdle(WAIT)).isTrue();
+    }
+
+    @Test
+    void anEventWhoseRoutingFailsMarksEveryViewOfEveryOwnedPartitionReadingTheSource(TestMongo mongo)
+            throws InterruptedException {
+        view("rev-p1", "p1", "orders");
+        view("cust-p2", "p2", "orders", "customers");
+        view("rev-p3", "p3", "orders");
+        view("cust-p4", "p4", "customers");
+        AtomicInteger routed = new AtomicInteger();
+        SourceFeed feed = feed(mongo, (collection, change) -> {
+            routed.incrementAndGet();
+            throw new IllegalStateException("routing broke");
+        }, partition -> !partition.equals("p3"), Set::of);
+
+        feed.onChange("orders", insert("p1"));
+
+        assertThat(routed).hasValue(1);
+        assertThat(listener.changes).as("the change is still counted").hasValue(1);
+        assertThat(scheduler.pendingPartitions("orders")).as("owned readers of orders, wherever the event was")
+            .containsExactlyInAnyOrder("p1", "p2");
+        assertThat(scheduler.pendingPartitions("customers")).as("a source the event is not of").isEmpty();
+
+        // The same cause again (logged once, counted quietly) marks again: fail safe every time.
+        runPasses();
+        feed.onChange("orders", insert("p2"));
+        assertThat(scheduler.pendingPartitions("orders")).containsExactlyInAnyOrder("p1", "p2");
+        runPasses();
+
+        assertThat(passes.keySet()).containsExactlyInAnyOrder("p1", "p2");
+        assertThat(passes.get("p1")).hasSize(2).allMatch(dirty -> dirty.affects("rev-p1", List.of("orders")));
+        assertThat(passes.get("p2")).hasSize(2).allMatch(dirty -> dirty.affects("cust-p2", List.of("orders", "customers")));
+    }
+
+    @Test
+    void anEventThatRoutesMarksOnlyTheOwnedPartitionsItCanAffect(TestMongo mongo) throws InterruptedException {
+        view("rev-p1", "p1", "orders");
+        view("rev-p2", "p2", "orders");
+        view("rev-p3", "p3", "orders");
+        SourceFeed feed = feed(mongo, partition -> !partition.equals("p3"), Set::of);
+
+        feed.onChange("orders", insert("p1"));
+        feed.onChange("orders", insert("p3"));
+
+        assertThat(scheduler.pendingPartitions("orders")).containsExactly("p1");
+    }
+
+    @Test
+    void aResumedReopeningCatchesUpNothing(TestMongo mongo) {
+        view("v1", "p1", "orders");
+        SourceFeed feed = feed(mongo, partition -> true, Set::of);
+
+        feed.onOpened("orders", true, true, Checkpoint.NONE);
+
+        assertThat(scheduler.pendingPartitions("orders")).as("every event before its own position was handed over").isEmpty();
+    }
+
+    /** Counts the changes the feed reports. */
+    private static final class RecordingListener implements MaterializerListener {
+
+        final AtomicInteger changes = new AtomicInteger();
+
+        @Override
+        public void onChange(String source, Duration lag) {
+            changes.incrementAndGet();
+        }
+    }
+}
