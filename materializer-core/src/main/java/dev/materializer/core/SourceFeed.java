@@ -37,9 +37,11 @@ import org.slf4j.LoggerFactory;
  * instance is past is marked for every owned partition it may affect — when routing fails, for
  * every owned partition reading the source (fail safe: more passes, never fewer). A checkpoint it
  * hands to a stream records the live set first and the pending partitions second, so the pending
- * list includes every catch-up of a partition that live set gives this instance. At a first open
- * it marks the owned partitions the resumed checkpoint does not answer for, so no restart — same
- * instance id or a new one, within the partition lease or after it — skips a change.
+ * list includes every catch-up of a partition that live set gives this instance. At the first open
+ * it hears of — also when the stream's first tries failed before a cursor opened — it marks the
+ * owned partitions the resumed checkpoint lists as pending or does not answer for, so no restart —
+ * same instance id or a new one, within the partition lease or after it, reaching MongoDB at once or
+ * after a while — skips a change.
  *
  * <p>Threads: {@link #sync()} and {@link #close()} run on the engine's control paths (start, views
  * stream) under this object's monitor; the listener methods run on each stream's own thread.
@@ -287,7 +289,7 @@ final class SourceFeed implements StreamListener {
 
     @Override
     public void onOpened(String collection, boolean resumed, boolean reopened, Checkpoint from) {
-        if (resumed && reopened) {
+        if (resumed && from.token() == null) {
             // Resumed from the stream's own position: every event before it was handed over already.
             return;
         }
@@ -301,8 +303,10 @@ final class SourceFeed implements StreamListener {
                 .forEach(partition -> scheduler.catchUp(partition, everyViewReading(collection)));
             return;
         }
-        // A first open: the checkpoint (or none) answers for some partitions; the owned others catch up.
-        // Views never run are left out: they run through their rebalance anyway.
+        // The first open this feed hears of, resumed from a checkpoint (also after tries whose cursor
+        // failed before it opened) or started from now without one: the checkpoint answers for some
+        // partitions; the owned others catch up. Views never run are left out: they run through their
+        // rebalance anyway.
         Set<String> caughtUp = new java.util.TreeSet<>();
         registry.materializedViewsReading(collection).forEach((partition, viewIds) -> {
             if (!owns.test(partition)) {

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
+import dev.materializer.core.cluster.Rendezvous;
 import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.pass.PartitionLanes;
 import dev.materializer.core.pass.PassScheduler;
@@ -149,13 +150,46 @@ class SourceFeedTest {
     }
 
     @Test
+    void aFirstOpenHandedACheckpointCatchesUpWhatItDoesNotAnswerForAlsoAfterAFailedOpen(TestMongo mongo) {
+        String writer = "node-w";
+        Set<String> live = Set.of(writer, "me");
+        // p-pending: pending in the checkpoint; p-theirs: the writer did not own it; p-answered: it did, nothing pending.
+        String answered = partitionOwnedBy(writer, live, 0);
+        String theirs = partitionOwnedBy("me", live, 0);
+        view("v-pending", "p-pending", "orders");
+        view("v-theirs", theirs, "orders");
+        view("v-answered", answered, "orders");
+        SourceFeed feed = feed(mongo, partition -> true, () -> live);
+        Checkpoint adopted = new Checkpoint(TOKEN, Set.of("p-pending"), writer, live);
+        // Catch-ups do not wait for a debounce: held back here, they stay pending for the assertion.
+        scheduler.stopIntake();
+
+        // The stream's first cursor failed before it opened: its next open resumes from the same checkpoint.
+        feed.onOpened("orders", true, true, adopted);
+
+        assertThat(scheduler.pendingPartitions("orders")).as("pending, and not answered for; the rest is")
+            .containsExactlyInAnyOrder("p-pending", theirs);
+    }
+
+    @Test
     void aResumedReopeningCatchesUpNothing(TestMongo mongo) {
         view("v1", "p1", "orders");
         SourceFeed feed = feed(mongo, partition -> true, Set::of);
+        scheduler.stopIntake();
 
         feed.onOpened("orders", true, true, Checkpoint.NONE);
 
         assertThat(scheduler.pendingPartitions("orders")).as("every event before its own position was handed over").isEmpty();
+    }
+
+    /** The first partition "p<i>" the instance owns among the live set, from the i-th on. */
+    private static String partitionOwnedBy(String instance, Set<String> live, int from) {
+        for (int i = from; i < 1000; i++) {
+            if (Rendezvous.owner("p" + i, live).equals(instance)) {
+                return "p" + i;
+            }
+        }
+        throw new AssertionError("no partition for " + instance);
     }
 
     /** Counts the changes the feed reports. */

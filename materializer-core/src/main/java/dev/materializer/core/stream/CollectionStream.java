@@ -34,6 +34,11 @@ import org.slf4j.LoggerFactory;
  * elsewhere a routing stream's events are projected down to what routing reads
  * ({@link WatchPipeline}).
  *
+ * <p>What it guarantees its listener: it never moves past an event the listener did not take, and
+ * the checkpoint it resumes from reaches the listener with the first open the listener hears of —
+ * a cursor that failed before it opened (a failover or a cut network at start) tells the listener
+ * nothing, so the checkpoint goes with the next open instead of being dropped with the failure.
+ *
  * <p>Threads: {@link #start()} and {@link #close()} are called by the engine; everything else runs
  * on the stream's thread, which alone touches the cursor (the driver's cursors are not
  * thread-safe). {@link #close()} sets a flag the loop sees within one await time.
@@ -243,6 +248,8 @@ public final class CollectionStream {
             }
         }
         BsonDocument token = saved.token();
+        // Handed over with every open until the listener has been told of one: a cursor that failed
+        // before it opened told it nothing, and what the checkpoint leaves to catch up is still to do.
         Checkpoint from = saved;
         boolean reopened = false;
         int failures = 0;
@@ -250,13 +257,17 @@ public final class CollectionStream {
             Outcome outcome = serve(token, reopened, from);
             firstOpen.countDown();
             token = outcome.token();
-            from = Checkpoint.NONE;
+            if (outcome.told()) {
+                from = Checkpoint.NONE;
+            }
             if (closed) {
                 break;
             }
             failures = outcome.servedEvents() ? 1 : failures + 1;
             if (outcome.historyLost()) {
                 token = null;
+                // It no longer resumes from the checkpoint: the listener catches up everything instead.
+                from = Checkpoint.NONE;
                 if (checkpoints != null) {
                     checkpoints.clear(collection);
                 }
@@ -279,6 +290,7 @@ public final class CollectionStream {
     private Outcome serve(@Nullable BsonDocument token, boolean reopened, Checkpoint from) {
         BsonDocument position = token;
         boolean served = false;
+        boolean told = false;
         WatchPipeline.Kind kind = null;
         Instant lastSave = clock.now();
         try {
@@ -304,6 +316,7 @@ public final class CollectionStream {
                 open = true;
                 boolean resumed = token != null;
                 safely(() -> listener.onOpened(collection, resumed, reopened, from));
+                told = true;
                 // Only now: the one who started the stream sees it open and its listener told.
                 firstOpen.countDown();
                 SplitEvents fragments = new SplitEvents();
@@ -339,7 +352,7 @@ public final class CollectionStream {
                     SourceChange.Operation operation = change.operation();
                     if (endsTheStream(operation)) {
                         // The history before a drop or an invalidate cannot be resumed into: start from now.
-                        return new Outcome(null, true, served, "ended (" + operation.name().toLowerCase() + ")");
+                        return new Outcome(null, true, served, told, "ended (" + operation.name().toLowerCase() + ")");
                     }
                     BsonDocument eventToken = event.getDocument("_id", null);
                     if (eventToken != null) {
@@ -348,12 +361,12 @@ public final class CollectionStream {
                     lastSave = saveIfDue(position, lastSave, false);
                 }
                 saveIfDue(position, lastSave, true);
-                return new Outcome(position, false, served, "closed");
+                return new Outcome(position, false, served, told, "closed");
             }
         }
         catch (MongoException ex) {
             if (closed) {
-                return new Outcome(position, false, served, "closed");
+                return new Outcome(position, false, served, told, "closed");
             }
             StreamFailures.Next next = StreamFailures.next(ex);
             if (!StreamFailures.isTransient(ex)) {
@@ -362,15 +375,15 @@ public final class CollectionStream {
             // Only the server's word loses the position: a failover before the first event after a
             // resume (NotPrimary, recovering, network) keeps the token and resumes after the backoff.
             return switch (next) {
-                case HISTORY_LOST -> new Outcome(position, true, served, "failed: " + ex.getMessage());
-                case EVENT_TOO_LARGE -> new Outcome(position, true, served,
+                case HISTORY_LOST -> new Outcome(position, true, served, told, "failed: " + ex.getMessage());
+                case EVENT_TOO_LARGE -> new Outcome(position, true, served, told,
                         "failed on an event over 16 MB, which no resume can read past: " + ex.getMessage());
-                case RESUME -> new Outcome(position, false, served,
+                case RESUME -> new Outcome(position, false, served, told,
                         (StreamFailures.isTransient(ex) ? "failed for a while: " : "failed: ") + ex.getMessage());
             };
         }
         catch (RuntimeException ex) {
-            return new Outcome(position, false, served, "failed: " + ex);
+            return new Outcome(position, false, served, told, "failed: " + ex);
         }
         finally {
             open = false;
@@ -497,6 +510,11 @@ public final class CollectionStream {
         }
     }
 
-    private record Outcome(@Nullable BsonDocument token, boolean historyLost, boolean servedEvents, String reason) {
+    /**
+     * How one cursor ended.
+     * @param told whether it opened and its listener was told so ({@link StreamListener#onOpened})
+     */
+    private record Outcome(@Nullable BsonDocument token, boolean historyLost, boolean servedEvents, boolean told,
+            String reason) {
     }
 }
