@@ -46,9 +46,13 @@ import org.bson.conversions.Bson;
  * with a fresh run. The views have converged when nothing diverges and every view expected to run
  * is checked. They have not when nothing happens any more — no node heard a change, ran a pass or
  * reopened a stream for {@link #QUIET_STEPS} steps and {@link #QUIET_TIME} of real time, every node
- * running with its streams open — while something still diverges; or, at the latest, after
- * {@link #LONGEST_DRIVE}. Leases of instances are in server time, so after a crash the quiet also
- * waits for the partition lease to run out since the drive began.
+ * running with its streams open, and every node seeing exactly the live nodes as live — while
+ * something still diverges; or, at the latest, after {@link #LONGEST_DRIVE}. Leases of instances
+ * are in server time, so after a crash the quiet also waits for the partition lease to run out
+ * since the drive began, and then for each survivor to have seen it run out: a survivor beats on
+ * the engine clock, which the steps move, and on a loaded machine steps are slow, so its first
+ * beat after the lease ran out can come well after it (a quiet that did not wait for it once
+ * judged a handover still to come a divergence).
  *
  * <p>When the drive gives up, a {@link Verdict} tells a lost mark from slow convergence: it keeps
  * stepping until every live engine is quiescent ({@link EngineProbe.Quiescence}: every stream
@@ -355,6 +359,9 @@ final class FaultRun implements AutoCloseable {
                 break;
             }
             long now = System.nanoTime();
+            // Before the activity: a beat publishes a live set after it queued the catch-ups it gives, so a
+            // settled live set read first means those catch-ups show in the activity or the lanes read next.
+            boolean settled = unsettledOwnership() == null;
             long activity = activity();
             boolean quiet = activity == lastActivity && liveNodes().stream().allMatch(Node::quiet);
             if (!quiet) {
@@ -365,8 +372,10 @@ final class FaultRun implements AutoCloseable {
             else {
                 quietSteps++;
             }
-            // A crashed instance keeps its partitions until its heartbeat is a lease old, in server time.
+            // A crashed instance keeps its partitions until its heartbeat is a lease old, in server time,
+            // and until each survivor's next beat has seen that: only then do its partitions move.
             boolean leasesOver = !crashed() || now - started > partitionLease.plus(QUIET_TIME).toNanos();
+            leasesOver = leasesOver && settled;
             String gaveUp = null;
             if (quietSteps >= QUIET_STEPS && now - quietSince > QUIET_TIME.toNanos() && leasesOver) {
                 gaveUp = "the views did not converge and the engines went quiet";
@@ -460,14 +469,32 @@ final class FaultRun implements AutoCloseable {
             LockSupport.parkNanos(Node.POLL.toNanos());
         }
         live.forEach(Node::drain);
-        Set<String> ids = new TreeSet<>();
-        live.forEach(node -> ids.add(node.id));
         List<String> reasons = new ArrayList<>();
+        // The live sets first: a catch-up a beat gives is queued before its live set is published.
+        String unsettled = unsettledOwnership();
+        if (unsettled != null) {
+            reasons.add(unsettled);
+        }
         for (Node node : live) {
             EngineProbe.Quiescence quiescence = EngineProbe.quiescence(node.engine, since);
             if (!quiescence.quiescent()) {
                 reasons.add(node.id + " " + quiescence);
             }
+        }
+        return reasons.isEmpty() ? null : String.join("; ", reasons);
+    }
+
+    /**
+     * Which live nodes see another live set than the live nodes (a handover is still to come:
+     * a dead node's lease has not run out for them yet, or a live one looks dead to them), or null
+     * when every live node sees exactly the live nodes.
+     */
+    private String unsettledOwnership() {
+        List<Node> live = liveNodes();
+        Set<String> ids = new TreeSet<>();
+        live.forEach(node -> ids.add(node.id));
+        List<String> reasons = new ArrayList<>();
+        for (Node node : live) {
             Set<String> sees = new TreeSet<>(EngineProbe.liveInstances(node.engine));
             if (!sees.equals(ids)) {
                 reasons.add(node.id + " sees live " + sees + ", not " + ids + " (a handover is still to come)");
