@@ -62,6 +62,17 @@ public final class EngineProbe {
             return state == EngineState.RUNNING && tasksInFlight == 0 && backlog.isEmpty() && streamsBehind.isEmpty();
         }
 
+        /**
+         * Whether all that is left are stuck marks ({@link PassScheduler.Backlog#stuck()}): dirty
+         * partitions with nothing armed, queued or running to run them, every stream caught up. Seen
+         * after the timers had their time, those marks wait for a change that may never come: lost.
+         */
+        public boolean stuckOnly() {
+            PassScheduler.Backlog work = backlog;
+            return state == EngineState.RUNNING && tasksInFlight == 0 && streamsBehind.isEmpty()
+                    && !work.dirty().isEmpty() && work.stuck().equals(new java.util.TreeSet<>(work.dirty()));
+        }
+
         @Override
         public String toString() {
             return (quiescent() ? "quiescent" : "not quiescent") + " (" + state + ", " + tasksInFlight

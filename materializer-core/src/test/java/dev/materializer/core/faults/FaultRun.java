@@ -14,7 +14,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -386,11 +385,11 @@ final class FaultRun implements AutoCloseable {
             if (gaveUp != null) {
                 Verdict verdict = verdict(gaveUp, mustConverge, mayBeLeftOut);
                 if (verdict.kind() != Verdict.Kind.CONVERGED_LATE) {
-                    throw new FaultFound(this, phase, gaveUp + "; " + verdict.describe(), verdict.report(),
+                    throw new FaultFound(this, phase, gaveUp + "; " + verdict.description(), verdict.report(),
                             mustConverge, mayBeLeftOut, verdict.kind());
                 }
                 lateConvergence = verdict;
-                note("converged late: " + verdict.describe());
+                note("converged late: " + verdict.description());
                 break;
             }
             // The streams poll in real time: give them a turn between steps rather than race the clock ahead.
@@ -403,7 +402,7 @@ final class FaultRun implements AutoCloseable {
         if (!converged(report, mustConverge, mayBeLeftOut)) {
             String what = "the views converged, then diverged again";
             Verdict verdict = verdict(what, mustConverge, mayBeLeftOut);
-            throw new FaultFound(this, phase, what + "; " + verdict.describe(), verdict.report(), mustConverge,
+            throw new FaultFound(this, phase, what + "; " + verdict.description(), verdict.report(), mustConverge,
                     mayBeLeftOut, verdict.kind() == Verdict.Kind.CONVERGED_LATE ? Verdict.Kind.NOT_QUIESCENT : verdict.kind());
         }
         note("converged: " + report.converged().size() + " view(s) equal, " + report.unchecked().size() + " not checked");
@@ -423,25 +422,26 @@ final class FaultRun implements AutoCloseable {
         ConvergenceReport report = check();
         while (System.nanoTime() < deadline) {
             step();
-            String first = unquiescent();
-            if (first == null) {
+            Look first = look();
+            if (first.busy() == null) {
                 long activity = activity();
                 report = check();
                 // Quiescent again after the check, and nothing heard or run since the first look.
-                String second = unquiescent();
-                if (second == null && activity == activity()) {
-                    String how = "every live engine was quiescent (" + describeQuiescence() + ")";
+                Look second = look();
+                if (second.busy() == null && activity == activity()) {
+                    String how = "every live engine was quiescent (" + describeQuiescence() + ")"
+                            + (second.stuck() == null ? "" : " but for marks stuck in the scheduler: " + second.stuck());
                     Verdict verdict = converged(report, mustConverge, mayBeLeftOut)
                             ? new Verdict(Verdict.Kind.CONVERGED_LATE, report, "the views converged once " + how)
                             : new Verdict(Verdict.Kind.LOST_MARK, report, "LOST MARK: " + how
                                     + ", yet the views diverge: nothing in the engines will run those changes");
-                    note("verdict: " + verdict.describe());
+                    note("verdict: " + verdict.description());
                     return verdict;
                 }
-                busy = second == null ? "activity during the check" : second;
+                busy = second.busy() == null ? "activity during the check" : second.busy();
             }
             else {
-                busy = first;
+                busy = first.busy();
             }
             LockSupport.parkNanos(Node.POLL.toNanos());
         }
@@ -451,16 +451,25 @@ final class FaultRun implements AutoCloseable {
                         + busy)
                 : new Verdict(Verdict.Kind.NOT_QUIESCENT, report, "not shown to be a lost mark: the engines were not"
                         + " quiescent within " + partitionLease.plus(VERDICT_TIME) + ": " + busy);
-        note("verdict: " + verdict.describe());
+        note("verdict: " + verdict.description());
         return verdict;
     }
 
     /**
-     * Why the live engines are not quiescent, or null when they are: the streams get a moment
-     * taken now and the time to poll past it (they poll in real time), then each engine's
-     * picture and each node's live set are read.
+     * One look at the live engines.
+     * @param busy why they are not quiescent, or null when they are (stuck marks aside)
+     * @param stuck the nodes whose scheduler holds nothing but stuck marks, or null when none does
      */
-    private String unquiescent() {
+    private record Look(String busy, String stuck) {
+    }
+
+    /**
+     * Whether the live engines are quiescent: the streams get a moment taken now and the time to
+     * poll past it (they poll in real time), then each node's live set and each engine's picture
+     * are read. An engine whose scheduler holds nothing but stuck marks counts as quiescent, its
+     * stuck marks named apart.
+     */
+    private Look look() {
         long since = System.nanoTime();
         List<Node> live = liveNodes();
         long until = since + STREAM_WAIT.toNanos();
@@ -470,6 +479,7 @@ final class FaultRun implements AutoCloseable {
         }
         live.forEach(Node::drain);
         List<String> reasons = new ArrayList<>();
+        List<String> stuck = new ArrayList<>();
         // The live sets first: a catch-up a beat gives is queued before its live set is published.
         String unsettled = unsettledOwnership();
         if (unsettled != null) {
@@ -477,11 +487,15 @@ final class FaultRun implements AutoCloseable {
         }
         for (Node node : live) {
             EngineProbe.Quiescence quiescence = EngineProbe.quiescence(node.engine, since);
-            if (!quiescence.quiescent()) {
+            if (quiescence.stuckOnly()) {
+                stuck.add(node.id + " " + quiescence.backlog().stuck());
+            }
+            else if (!quiescence.quiescent()) {
                 reasons.add(node.id + " " + quiescence);
             }
         }
-        return reasons.isEmpty() ? null : String.join("; ", reasons);
+        return new Look(reasons.isEmpty() ? null : String.join("; ", reasons),
+                stuck.isEmpty() ? null : String.join("; ", stuck));
     }
 
     /**
@@ -519,7 +533,7 @@ final class FaultRun implements AutoCloseable {
     }
 
     /** What a drive that gave up found once it looked at the engines. */
-    record Verdict(Kind kind, ConvergenceReport report, String describe) {
+    record Verdict(Kind kind, ConvergenceReport report, String description) {
 
         enum Kind {
             /** Quiescent engines, diverged views: a change no engine will ever run. */

@@ -135,7 +135,7 @@ class FaultSuiteTest {
             scenario.play(run);
             if (run.lateConvergence() != null) {
                 TABLE.record(name, seed, FaultTable.Outcome.CONVERGED_LATE, 0);
-                Object kept = run.keepLog("converged late", run.lateConvergence().describe());
+                java.nio.file.Path kept = run.keepLog("converged late", run.lateConvergence().description());
                 System.out.println("[" + name + ", seed " + seed + "] converged late; its timeline and log: " + kept);
             }
             else {
@@ -159,11 +159,11 @@ class FaultSuiteTest {
     }
 
     private static FaultTable.Outcome outcomeOf(FaultFound found) {
-        if (found.divergences() == 0) {
-            return FaultTable.Outcome.WRONG_STATE;
+        if (found.verdict() == FaultRun.Verdict.Kind.LOST_MARK) {
+            // Views that diverge, or that never ran, with nothing left in the engines to run them.
+            return FaultTable.Outcome.LOST_MARK;
         }
-        return found.verdict() == FaultRun.Verdict.Kind.LOST_MARK ? FaultTable.Outcome.LOST_MARK
-                : FaultTable.Outcome.DIVERGED;
+        return found.divergences() > 0 ? FaultTable.Outcome.DIVERGED : FaultTable.Outcome.WRONG_STATE;
     }
 
     private static String stackTrace(Throwable failure) {
