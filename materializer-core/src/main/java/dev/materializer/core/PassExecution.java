@@ -94,6 +94,7 @@ final class PassExecution implements PassScheduler.PassRunner {
         DirtySources retries = new DirtySources();
         if (!owns.test(partition)) {
             // Another instance owns it now and catches it up when it takes it: the change is its to run.
+            log.debug("Partition {} is another instance's now: its pass leaves {} to it", partition, dirty);
             return retries;
         }
         ViewRunner current = runner;

@@ -37,9 +37,14 @@ import org.slf4j.LoggerFactory;
  * instance is past is marked for every owned partition it may affect — when routing fails, for
  * every owned partition reading the source (fail safe: more passes, never fewer). A checkpoint it
  * hands to a stream records the live set first and the pending partitions second, so the pending
- * list includes every catch-up of a partition that live set gives this instance. At a first open
- * it marks the owned partitions the resumed checkpoint does not answer for, so no restart — same
- * instance id or a new one, within the partition lease or after it — skips a change.
+ * list includes every catch-up of a partition that live set gives this instance; and it reads the
+ * live set again after the pending list, and takes both again when it changed, so the checkpoint
+ * never answers for a partition a beat moved away meanwhile (whose pass then left its marks to the
+ * new owner, and so left the pending list). At the first open
+ * it hears of — also when the stream's first tries failed before a cursor opened — it marks the
+ * owned partitions the resumed checkpoint lists as pending or does not answer for, so no restart —
+ * same instance id or a new one, within the partition lease or after it, reaching MongoDB at once or
+ * after a while — skips a change.
  *
  * <p>Threads: {@link #sync()} and {@link #close()} run on the engine's control paths (start, views
  * stream) under this object's monitor; the listener methods run on each stream's own thread.
@@ -53,11 +58,14 @@ final class SourceFeed implements StreamListener {
 
     private static final Duration OPEN_WAIT = Duration.ofSeconds(10);
 
+    /** How often a checkpoint reads the live set again when it changed while the pending list was read. */
+    private static final int LIVE_SET_READS = 10;
+
     private final MongoDatabase database;
 
     private final ViewRegistry registry;
 
-    private final PartitionRouter router;
+    private final Routing routing;
 
     private final PassScheduler scheduler;
 
@@ -90,7 +98,41 @@ final class SourceFeed implements StreamListener {
 
     private volatile @Nullable Duration lag;
 
+    /**
+     * Which views of which partitions an event marks: the partitions it can affect (the router), and
+     * there the views whose watched fields it may touch (the registry). A seam for tests, which
+     * make it fail to see what a routing failure marks.
+     */
+    @FunctionalInterface
+    interface Routing {
+
+        /**
+         * Per partition, the views the event may affect, each with the keys it may affect there.
+         * @throws RuntimeException when the event cannot be routed; the feed then fails safe
+         */
+        Map<String, Map<String, dev.materializer.core.incremental.AffectedKeys>> marks(String collection,
+                SourceChange change);
+
+        /** The engine's routing: the router's partitions, the registry's views there. */
+        static Routing of(PartitionRouter router, ViewRegistry registry) {
+            return (collection, change) -> {
+                AffectedPartitions affected = router.route(collection, change);
+                if (!affected.all() && affected.partitions().isEmpty()) {
+                    return Map.of();
+                }
+                return registry.viewsToMark(collection, change, affected.all() ? null : affected.partitions());
+            };
+        }
+    }
+
     SourceFeed(MongoDatabase database, ViewRegistry registry, PartitionRouter router, PassScheduler scheduler,
+            CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
+            StatusStore status, java.util.function.Predicate<String> owns, java.util.function.Supplier<Set<String>> live) {
+        this(database, registry, Routing.of(router, registry), scheduler, checkpoints, clock, options, listener, status,
+                owns, live);
+    }
+
+    SourceFeed(MongoDatabase database, ViewRegistry registry, Routing routing, PassScheduler scheduler,
             CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
             StatusStore status, java.util.function.Predicate<String> owns, java.util.function.Supplier<Set<String>> live) {
         this.database = database;
@@ -98,7 +140,7 @@ final class SourceFeed implements StreamListener {
         this.live = live;
         this.status = status;
         this.registry = registry;
-        this.router = router;
+        this.routing = routing;
         this.scheduler = scheduler;
         this.checkpoints = checkpoints;
         this.clock = clock;
@@ -158,6 +200,22 @@ final class SourceFeed implements StreamListener {
         return closed;
     }
 
+    /**
+     * The watched collections whose stream has not heard every event committed before a moment
+     * (see {@link CollectionStream#caughtUpSince}), sorted; for probes of tests.
+     * @param sinceNanos the moment, in {@link System#nanoTime()}
+     */
+    java.util.List<String> streamsBehind(long sinceNanos) {
+        java.util.List<String> behind = new java.util.ArrayList<>();
+        streams.forEach((collection, stream) -> {
+            if (!stream.caughtUpSince(sinceNanos)) {
+                behind.add(collection);
+            }
+        });
+        java.util.Collections.sort(behind);
+        return behind;
+    }
+
     @Nullable Duration lag() {
         return lag;
     }
@@ -196,11 +254,7 @@ final class SourceFeed implements StreamListener {
         listener.onChange(collection, eventLag);
         Map<String, Map<String, dev.materializer.core.incremental.AffectedKeys>> marks;
         try {
-            AffectedPartitions affected = router.route(collection, change);
-            if (!affected.all() && affected.partitions().isEmpty()) {
-                return;
-            }
-            marks = registry.viewsToMark(collection, change, affected.all() ? null : affected.partitions());
+            marks = routing.marks(collection, change);
         }
         catch (RuntimeException ex) {
             markEveryReader(collection, ex);
@@ -209,6 +263,12 @@ final class SourceFeed implements StreamListener {
         marks.forEach((partition, keysByView) -> {
             if (owns.test(partition)) {
                 scheduler.markDirty(partition, collection, keysByView, change.clusterTime());
+                log.debug("An event of {} at {} marks partition {} for {}", collection, change.clusterTime(), partition,
+                        keysByView.keySet());
+            }
+            else {
+                log.debug("An event of {} at {} is for partition {}, which another instance owns", collection,
+                        change.clusterTime(), partition);
             }
         });
     }
@@ -235,7 +295,7 @@ final class SourceFeed implements StreamListener {
 
     @Override
     public void onOpened(String collection, boolean resumed, boolean reopened, Checkpoint from) {
-        if (resumed && reopened) {
+        if (resumed && from.token() == null) {
             // Resumed from the stream's own position: every event before it was handed over already.
             return;
         }
@@ -249,8 +309,10 @@ final class SourceFeed implements StreamListener {
                 .forEach(partition -> scheduler.catchUp(partition, everyViewReading(collection)));
             return;
         }
-        // A first open: the checkpoint (or none) answers for some partitions; the owned others catch up.
-        // Views never run are left out: they run through their rebalance anyway.
+        // The first open this feed hears of, resumed from a checkpoint (also after tries whose cursor
+        // failed before it opened) or started from now without one: the checkpoint answers for some
+        // partitions; the owned others catch up. Views never run are left out: they run through their
+        // rebalance anyway.
         Set<String> caughtUp = new java.util.TreeSet<>();
         registry.materializedViewsReading(collection).forEach((partition, viewIds) -> {
             if (!owns.test(partition)) {
@@ -312,8 +374,17 @@ final class SourceFeed implements StreamListener {
 
     @Override
     public Checkpoint checkpointAt(String collection, BsonDocument token) {
-        // The live set first: a catch-up of a partition it gives this instance is marked before it is published.
-        Set<String> liveNow = live.get();
-        return Checkpoint.at(token, scheduler.pendingPartitions(collection), liveNow);
+        for (int attempt = 0; attempt < LIVE_SET_READS; attempt++) {
+            // The live set first: a catch-up of a partition it gives this instance is marked before it is published.
+            Set<String> liveNow = live.get();
+            Set<String> pending = scheduler.pendingPartitions(collection);
+            // And the same after the pending list: had a beat moved a partition of that set away meanwhile, its
+            // pass may have left its marks to the new owner, and the checkpoint must not answer for it.
+            if (live.get().equals(liveNow)) {
+                return Checkpoint.at(token, pending, liveNow);
+            }
+        }
+        // The stream saves no checkpoint this time (and keeps its older one): an older token only replays events.
+        throw new IllegalStateException("the live instances kept changing while the pending partitions were read");
     }
 }

@@ -443,6 +443,26 @@ public final class ViewMaterializer implements Materializer {
         return ownership;
     }
 
+    /** The scheduler, whose backlog says what is marked, armed and running; for tests (EngineProbe). */
+    PassScheduler scheduler() {
+        return scheduler;
+    }
+
+    /**
+     * The watched collections, the views collection among them, whose stream has not heard every
+     * event committed before a moment; for tests (EngineProbe).
+     * @param sinceNanos the moment, in {@link System#nanoTime()}
+     */
+    java.util.List<String> streamsBehind(long sinceNanos) {
+        java.util.List<String> behind = new java.util.ArrayList<>();
+        CollectionStream stream = viewsStream;
+        if (stream == null || !stream.caughtUpSince(sinceNanos)) {
+            behind.add(options.viewsCollection());
+        }
+        behind.addAll(feed.streamsBehind(sinceNanos));
+        return behind;
+    }
+
     private void setState(EngineState next, @Nullable String why) {
         state = next;
         reason = why;

@@ -1,6 +1,9 @@
 package dev.materializer.core;
 
+import java.util.List;
 import java.util.Set;
+
+import dev.materializer.core.pass.PassScheduler;
 
 /** What tests in other packages may see of an engine's internals. */
 public final class EngineProbe {
@@ -23,5 +26,58 @@ public final class EngineProbe {
      */
     public static void crash(ViewMaterializer engine) {
         engine.crash();
+    }
+
+    /**
+     * Whether an engine has nothing left to do, as far as it knows: see {@link Quiescence}.
+     * @param engine the engine
+     * @param streamsSince the moment ({@link System#nanoTime()}) every stream must have heard up to:
+     *     take it after the last write that matters, then wait for the streams to poll past it
+     * @return the picture
+     */
+    public static Quiescence quiescence(ViewMaterializer engine, long streamsSince) {
+        // Streams first: what they hear after this may mark more, which the backlog read next then shows.
+        List<String> behind = engine.streamsBehind(streamsSince);
+        PassScheduler.Backlog backlog = engine.scheduler().backlog();
+        return new Quiescence(engine.snapshot().state(), engine.inFlight(), backlog, behind);
+    }
+
+    /**
+     * An engine's work at one moment. It is quiescent when it runs, no task is queued or running in
+     * its lanes, its scheduler holds no mark (dirty or taken), no queued pass, no armed debounce or
+     * retry timer and no catch-up turn, and every stream heard every event committed before the
+     * moment asked for. A view that still differs from its pipeline then is a lost mark: nothing
+     * in the engine will ever run it (short of the reconciler or a later change of its partition).
+     *
+     * @param state the engine's state
+     * @param tasksInFlight tasks queued or running in the lanes
+     * @param backlog what the scheduler holds
+     * @param streamsBehind the watched collections whose stream has not heard up to the moment
+     */
+    public record Quiescence(EngineState state, int tasksInFlight, PassScheduler.Backlog backlog,
+            List<String> streamsBehind) {
+
+        /** Whether nothing is left to do. */
+        public boolean quiescent() {
+            return state == EngineState.RUNNING && tasksInFlight == 0 && backlog.isEmpty() && streamsBehind.isEmpty();
+        }
+
+        /**
+         * Whether all that is left are stuck marks ({@link PassScheduler.Backlog#stuck()}): dirty
+         * partitions with nothing armed, queued or running to run them, every stream caught up. Seen
+         * after the timers had their time, those marks wait for a change that may never come: lost.
+         */
+        public boolean stuckOnly() {
+            PassScheduler.Backlog work = backlog;
+            return state == EngineState.RUNNING && tasksInFlight == 0 && streamsBehind.isEmpty()
+                    && !work.dirty().isEmpty() && work.stuck().equals(new java.util.TreeSet<>(work.dirty()));
+        }
+
+        @Override
+        public String toString() {
+            return (quiescent() ? "quiescent" : "not quiescent") + " (" + state + ", " + tasksInFlight
+                    + " task(s) in flight, scheduler: " + backlog + ", streams behind: "
+                    + (streamsBehind.isEmpty() ? "none" : streamsBehind) + ")";
+        }
     }
 }

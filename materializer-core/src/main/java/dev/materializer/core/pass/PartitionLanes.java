@@ -23,6 +23,12 @@ import org.slf4j.LoggerFactory;
  * partitions at the same time on a bounded pool of {@code maxConcurrent} threads. Counts the tasks
  * queued and running, so a host can drain them.
  *
+ * <p>What it guarantees after {@link #close()}: no task starts — neither one queued in a lane
+ * before the close, nor one submitted after it (a timer of a crashed engine may still submit),
+ * not even in a lane whose turn already waits in the pool's queue, which the pool still runs after
+ * its shutdown. Tasks running at the close finish. Every task that does not run is counted out, so
+ * drains end.
+ *
  * <p>Threads: {@link #submit} from any thread; tasks run on the pool's threads
  * ({@code materializer-pass-N}); a lane's queue is guarded by the lane's monitor.
  */
@@ -39,6 +45,9 @@ public final class PartitionLanes implements AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
 
     private final Condition idle = lock.newCondition();
+
+    /** Set by {@link #close()}: a lane's turn that comes after it drops the lane's work instead of running it. */
+    private volatile boolean closed;
 
     /**
      * Creates the lanes and their pool.
@@ -103,17 +112,27 @@ public final class PartitionLanes implements AutoCloseable {
         }
         catch (java.util.concurrent.RejectedExecutionException ex) {
             // Closed: the queued work will not run; count it out so drains end.
-            lanes.computeIfPresent(partition, (key, lane) -> {
-                while (lane.queue.poll() != null) {
-                    finished();
-                }
-                return null;
-            });
+            dropLane(partition);
         }
+    }
+
+    /** Counts out the lane's queued work, which will not run, and removes the lane. */
+    private void dropLane(String partition) {
+        lanes.computeIfPresent(partition, (key, lane) -> {
+            while (lane.queue.poll() != null) {
+                finished();
+            }
+            return null;
+        });
     }
 
     /** Runs one task of the lane, then gives the thread back so other partitions get their turn. */
     private void runNext(String partition) {
+        if (closed) {
+            // A turn the pool still runs after its shutdown: what waits in the lane does not start.
+            dropLane(partition);
+            return;
+        }
         Runnable[] next = new Runnable[1];
         lanes.computeIfPresent(partition, (key, lane) -> {
             next[0] = lane.queue.poll();
@@ -171,9 +190,10 @@ public final class PartitionLanes implements AutoCloseable {
         }
     }
 
-    /** Stops the pool: queued work that has not started does not run. */
+    /** Stops the pool: queued work that has not started does not run; running work finishes. */
     @Override
     public void close() {
+        closed = true;
         pool.shutdown();
         for (String partition : lanes.keySet()) {
             lanes.computeIfPresent(partition, (key, lane) -> {

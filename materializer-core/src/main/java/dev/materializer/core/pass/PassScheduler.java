@@ -256,8 +256,13 @@ public final class PassScheduler {
         }
         dirty.computeIfAbsent(partition, key -> new DirtySources()).addAll(marks);
         firstMark.putIfAbsent(partition, clock.now());
-        if (intake && !timers.containsKey(partition)) {
+        boolean arm = intake && !timers.containsKey(partition);
+        if (arm) {
             timers.put(partition, clock.schedule(retryDelay, () -> fire(partition)));
+        }
+        if (log.isDebugEnabled()) {
+            log.debug("Partition {} runs {} again{}", partition, marks,
+                    arm ? " in " + Durations.text(retryDelay) : intake ? " with its armed timer" : " after the restart");
         }
     }
 
@@ -345,6 +350,7 @@ public final class PassScheduler {
             return new DirtySources();
         }
         taken.put(partition, sources);
+        log.debug("The pass of partition {} takes {}", partition, sources);
         return sources;
     }
 
@@ -395,6 +401,68 @@ public final class PassScheduler {
     /** Whether passes are started. */
     public synchronized boolean intake() {
         return intake;
+    }
+
+    /**
+     * What the scheduler holds at this moment, for probes and diagnostics (tests ask it whether an
+     * engine is quiescent): one consistent picture, taken under the scheduler's lock.
+     * @return the partitions dirty, taken, queued, with a timer armed, and the catch-up turns
+     */
+    public synchronized Backlog backlog() {
+        return new Backlog(intake, Set.copyOf(dirty.keySet()), Set.copyOf(taken.keySet()), Set.copyOf(queued),
+                Set.copyOf(timers.keySet()), Set.copyOf(catchUpsWaiting), Set.copyOf(catchUpsRunning));
+    }
+
+    /**
+     * A picture of the scheduler's work.
+     *
+     * @param intake whether passes start
+     * @param dirty partitions with marks no pass has taken yet
+     * @param taken partitions whose marks a running pass has taken
+     * @param queued partitions with a pass waiting in their lane
+     * @param armed partitions with a debounce or retry timer armed
+     * @param catchUpsWaiting catch-ups waiting for their turn
+     * @param catchUpsRunning catch-ups let into the lanes and not ended
+     */
+    public record Backlog(boolean intake, Set<String> dirty, Set<String> taken, Set<String> queued, Set<String> armed,
+            Set<String> catchUpsWaiting, Set<String> catchUpsRunning) {
+
+        /** Nothing marked, taken, queued, armed or in a catch-up turn. */
+        public boolean isEmpty() {
+            return dirty.isEmpty() && taken.isEmpty() && queued.isEmpty() && armed.isEmpty()
+                    && catchUpsWaiting.isEmpty() && catchUpsRunning.isEmpty();
+        }
+
+        /**
+         * Dirty partitions that nothing is set to run while passes start: no timer armed, no pass
+         * queued or running, no catch-up turn. Their marks wait for the next change of the partition;
+         * seen after the timers had their time, that is a mark the scheduler lost track of. (A
+         * timer that fires while a mark re-arms it may briefly leave the map, so a picture taken
+         * while timers fire can name a partition here that is about to run.)
+         */
+        public Set<String> stuck() {
+            if (!intake) {
+                return Set.of();
+            }
+            Set<String> stuck = new java.util.TreeSet<>(dirty);
+            stuck.removeAll(taken);
+            stuck.removeAll(queued);
+            stuck.removeAll(armed);
+            stuck.removeAll(catchUpsWaiting);
+            stuck.removeAll(catchUpsRunning);
+            return stuck;
+        }
+
+        @Override
+        public String toString() {
+            if (isEmpty()) {
+                return "nothing pending" + (intake ? "" : " (intake stopped)");
+            }
+            return "dirty " + new java.util.TreeSet<>(dirty) + ", taken " + new java.util.TreeSet<>(taken) + ", queued "
+                    + new java.util.TreeSet<>(queued) + ", armed " + new java.util.TreeSet<>(armed) + ", catch-ups waiting "
+                    + catchUpsWaiting + ", running " + new java.util.TreeSet<>(catchUpsRunning)
+                    + (stuck().isEmpty() ? "" : ", STUCK " + stuck()) + (intake ? "" : " (intake stopped)");
+        }
     }
 
     /** The marks of a partition not yet taken by a pass; for tests. */

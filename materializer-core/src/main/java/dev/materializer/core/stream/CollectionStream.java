@@ -35,6 +35,11 @@ import org.slf4j.LoggerFactory;
  * elsewhere a routing stream's events are projected down to what routing reads
  * ({@link WatchPipeline}).
  *
+ * <p>What it guarantees its listener: it never moves past an event the listener did not take, and
+ * the checkpoint it resumes from reaches the listener with the first open the listener hears of —
+ * a cursor that failed before it opened (a failover or a cut network at start) tells the listener
+ * nothing, so the checkpoint goes with the next open instead of being dropped with the failure.
+ *
  * <p>Threads: {@link #start()} and {@link #close()} are called by the engine; everything else runs
  * on the stream's thread, which alone touches the cursor (the driver's cursors are not
  * thread-safe). {@link #close()} sets a flag the loop sees within one await time.
@@ -89,6 +94,15 @@ public final class CollectionStream {
     private volatile boolean abandoned;
 
     private volatile boolean open;
+
+    /**
+     * When ({@link System#nanoTime()}) the last poll of the open cursor that found no event began;
+     * {@link #caughtUpSince} reads it. Valid only while {@link #polledEmpty}.
+     */
+    private volatile long lastEmptyPoll;
+
+    /** Whether the open cursor has polled empty at least once; false again while it reopens. */
+    private volatile boolean polledEmpty;
 
     private volatile @Nullable CountDownLatch waiting;
 
@@ -177,6 +191,17 @@ public final class CollectionStream {
         return open;
     }
 
+    /**
+     * Whether the stream heard every event committed before a moment: its cursor is open and a poll
+     * that began at or after that moment found nothing more, after every event before it had been
+     * handed to the listener. For probes of tests (is an engine quiescent?) and diagnostics.
+     * @param nanos a moment in {@link System#nanoTime()}
+     * @return true when caught up to that moment
+     */
+    public boolean caughtUpSince(long nanos) {
+        return open && polledEmpty && lastEmptyPoll - nanos >= 0;
+    }
+
     /** The watched collection. */
     public String collection() {
         return collection;
@@ -224,6 +249,8 @@ public final class CollectionStream {
             }
         }
         BsonDocument token = saved.token();
+        // Handed over with every open until the listener has been told of one: a cursor that failed
+        // before it opened told it nothing, and what the checkpoint leaves to catch up is still to do.
         Checkpoint from = saved;
         boolean reopened = false;
         int failures = 0;
@@ -231,13 +258,17 @@ public final class CollectionStream {
             Outcome outcome = serve(token, reopened, from);
             firstOpen.countDown();
             token = outcome.token();
-            from = Checkpoint.NONE;
+            if (outcome.told()) {
+                from = Checkpoint.NONE;
+            }
             if (closed) {
                 break;
             }
             failures = outcome.servedEvents() ? 1 : failures + 1;
             if (outcome.historyLost()) {
                 token = null;
+                // It no longer resumes from the checkpoint: the listener catches up everything instead.
+                from = Checkpoint.NONE;
                 if (checkpoints != null) {
                     checkpoints.clear(collection);
                 }
@@ -260,6 +291,7 @@ public final class CollectionStream {
     private Outcome serve(@Nullable BsonDocument token, boolean reopened, Checkpoint from) {
         BsonDocument position = token;
         boolean served = false;
+        boolean told = false;
         WatchPipeline.Kind kind = null;
         Instant lastSave = clock.now();
         try {
@@ -285,6 +317,7 @@ public final class CollectionStream {
                 open = true;
                 boolean resumed = token != null;
                 safely(() -> listener.onOpened(collection, resumed, reopened, from));
+                told = true;
                 // Only now: the one who started the stream sees it open and its listener told.
                 firstOpen.countDown();
                 SplitEvents fragments = new SplitEvents();
@@ -292,6 +325,8 @@ public final class CollectionStream {
                     long started = System.nanoTime();
                     BsonDocument received = cursor.tryNext();
                     if (received == null) {
+                        lastEmptyPoll = started;
+                        polledEmpty = true;
                         BsonDocument idleToken = cursor.getResumeToken();
                         // A token between two fragments would resume in the middle of an event.
                         if (idleToken != null && !fragments.inTheMiddle()) {
@@ -318,7 +353,7 @@ public final class CollectionStream {
                     SourceChange.Operation operation = change.operation();
                     if (endsTheStream(operation)) {
                         // The history before a drop or an invalidate cannot be resumed into: start from now.
-                        return new Outcome(null, true, served, "ended (" + operation.name().toLowerCase() + ")");
+                        return new Outcome(null, true, served, told, "ended (" + operation.name().toLowerCase() + ")");
                     }
                     BsonDocument eventToken = event.getDocument("_id", null);
                     if (eventToken != null) {
@@ -327,12 +362,12 @@ public final class CollectionStream {
                     lastSave = saveIfDue(position, lastSave, false);
                 }
                 saveIfDue(position, lastSave, true);
-                return new Outcome(position, false, served, "closed");
+                return new Outcome(position, false, served, told, "closed");
             }
         }
         catch (MongoException ex) {
             if (closed) {
-                return new Outcome(position, false, served, "closed");
+                return new Outcome(position, false, served, told, "closed");
             }
             StreamFailures.Next next = StreamFailures.next(ex);
             if (!StreamFailures.isTransient(ex)) {
@@ -341,18 +376,19 @@ public final class CollectionStream {
             // Only the server's word loses the position: a failover before the first event after a
             // resume (NotPrimary, recovering, network) keeps the token and resumes after the backoff.
             return switch (next) {
-                case HISTORY_LOST -> new Outcome(position, true, served, "failed: " + ex.getMessage());
-                case EVENT_TOO_LARGE -> new Outcome(position, true, served,
+                case HISTORY_LOST -> new Outcome(position, true, served, told, "failed: " + ex.getMessage());
+                case EVENT_TOO_LARGE -> new Outcome(position, true, served, told,
                         "failed on an event over 16 MB, which no resume can read past: " + ex.getMessage());
-                case RESUME -> new Outcome(position, false, served,
+                case RESUME -> new Outcome(position, false, served, told,
                         (StreamFailures.isTransient(ex) ? "failed for a while: " : "failed: ") + ex.getMessage());
             };
         }
         catch (RuntimeException ex) {
-            return new Outcome(position, false, served, "failed: " + ex);
+            return new Outcome(position, false, served, told, "failed: " + ex);
         }
         finally {
             open = false;
+            polledEmpty = false;
         }
     }
 
@@ -475,6 +511,11 @@ public final class CollectionStream {
         }
     }
 
-    private record Outcome(@Nullable BsonDocument token, boolean historyLost, boolean servedEvents, String reason) {
+    /**
+     * How one cursor ended.
+     * @param told whether it opened and its listener was told so ({@link StreamListener#onOpened})
+     */
+    private record Outcome(@Nullable BsonDocument token, boolean historyLost, boolean servedEvents, boolean told,
+            String reason) {
     }
 }

@@ -24,10 +24,13 @@ public interface StreamListener {
      * The stream opened.
      * @param collection the watched collection
      * @param resumed whether it resumed from a saved or held token (no event was missed)
-     * @param reopened whether it opened after an earlier stream of this collection ended
-     * @param from the saved checkpoint it resumed from at its first open; {@link Checkpoint#NONE}
-     *     otherwise (a first open without a checkpoint, or a reopening, which resumes from the
-     *     stream's own position or starts from now)
+     * @param reopened whether it opened after an earlier try of this stream ended (also one whose
+     *     cursor failed before it opened)
+     * @param from the saved checkpoint it resumes from, handed over with every open until the
+     *     listener has been told of one — so also with the open after a first try that failed before
+     *     its cursor opened; {@link Checkpoint#NONE} when there was none, after the listener was told
+     *     of an open (a reopening resumes from the stream's own position, or starts from now), and
+     *     once the checkpoint's history is lost
      */
     void onOpened(String collection, boolean resumed, boolean reopened, Checkpoint from);
 

@@ -5,14 +5,22 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.view.ViewKey;
 import org.jspecify.annotations.Nullable;
 
-/** Counts what one engine reports: a scenario waits on counts, and the driver tells activity from quiet by them. */
+/**
+ * Counts what one engine reports: a scenario waits on counts, and the driver tells activity from
+ * quiet by them. With a timeline, also writes each report on it under the node's id.
+ */
 final class EngineEvents implements MaterializerListener {
+
+    private final String node;
+
+    private final @Nullable Timeline timeline;
 
     final AtomicInteger changes = new AtomicInteger();
 
@@ -27,10 +35,32 @@ final class EngineEvents implements MaterializerListener {
 
     final AtomicInteger reopened = new AtomicInteger();
 
+    /** Counts only. */
+    EngineEvents() {
+        this("", null);
+    }
+
+    EngineEvents(String node, @Nullable Timeline timeline) {
+        this.node = node;
+        this.timeline = timeline;
+    }
+
+    private void note(String what) {
+        if (timeline != null) {
+            timeline.add(node, what);
+        }
+    }
+
     @Override
     public void onChange(String source, @Nullable Duration lag) {
         changes.incrementAndGet();
         changesBySource.computeIfAbsent(source, key -> new AtomicInteger()).incrementAndGet();
+        note("heard a change of " + source + (lag == null ? "" : " (lag " + lag.toMillis() + " ms)"));
+    }
+
+    @Override
+    public void onPassStarted(ViewKey view) {
+        note("runs " + view);
     }
 
     int changesFrom(String source) {
@@ -44,16 +74,25 @@ final class EngineEvents implements MaterializerListener {
         if (report.outcome() == PassOutcome.SUPERSEDED) {
             gaveWay.incrementAndGet();
         }
+        note("ran " + report.view() + ": " + report.outcome() + " by " + report.mode() + ", " + report.rowsWritten()
+                + " written, " + report.rowsRemoved() + " removed" + (report.error() == null ? "" : " (" + report.error() + ")"));
     }
 
     @Override
     public void onViewErrored(ViewKey view, String error) {
         errored.incrementAndGet();
+        note("view " + view + " errored: " + error);
     }
 
     @Override
     public void onStreamReopened(String collection, String reason) {
         reopened.incrementAndGet();
+        note("the stream of " + collection + " ended (" + reason + ") and reopens");
+    }
+
+    @Override
+    public void onStateChanged(EngineState state, @Nullable String reason) {
+        note("is " + state + (reason == null ? "" : " (" + reason + ")"));
     }
 
     /** A number that grows with anything the engine does: heard changes, passes, stream reopenings. */

@@ -16,20 +16,29 @@ final class FaultFound extends AssertionError {
 
     private final int divergences;
 
+    private final FaultRun.Verdict.@Nullable Kind verdict;
+
     FaultFound(FaultRun run, String phase, String what, ConvergenceReport report, Set<String> mustConverge,
-            Set<String> mayBeLeftOut) {
+            Set<String> mayBeLeftOut, FaultRun.Verdict.Kind verdict) {
         super(message(run, phase, what + describe(report, mustConverge, mayBeLeftOut)));
         this.divergences = report.divergences().size();
+        this.verdict = verdict;
     }
 
     FaultFound(FaultRun run, String phase, String what) {
         super(message(run, phase, what));
         this.divergences = 0;
+        this.verdict = null;
     }
 
     /** How many views diverged; 0 when the finding is of another kind. */
     int divergences() {
         return divergences;
+    }
+
+    /** Whether the engines were quiescent when the views diverged (a lost mark); null for other findings. */
+    FaultRun.Verdict.@Nullable Kind verdict() {
+        return verdict;
     }
 
     private static String describe(ConvergenceReport report, Set<String> mustConverge, Set<String> mayBeLeftOut) {
@@ -41,6 +50,7 @@ final class FaultFound extends AssertionError {
         return "[" + run.scenario + ", seed " + run.seed + "] after " + phase + ": " + what
                 + "\nnodes: " + run.describeNodes()
                 + "\nwhat the scenario did: " + String.join(" | ", run.log())
-                + "\nreplay: " + FaultSeeds.replayCommand(run.scenario, run.seed);
+                + "\nreplay: " + FaultSeeds.replayCommand(run.scenario, run.seed)
+                + "\ntimeline and DEBUG log: " + run.logFile().toAbsolutePath();
     }
 }

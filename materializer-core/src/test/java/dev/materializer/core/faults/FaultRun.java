@@ -1,11 +1,18 @@
 package dev.materializer.core.faults;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Date;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.SplittableRandom;
@@ -38,9 +45,25 @@ import org.bson.conversions.Bson;
  * with a fresh run. The views have converged when nothing diverges and every view expected to run
  * is checked. They have not when nothing happens any more — no node heard a change, ran a pass or
  * reopened a stream for {@link #QUIET_STEPS} steps and {@link #QUIET_TIME} of real time, every node
- * running with its streams open — while something still diverges; or, at the latest, after
- * {@link #LONGEST_DRIVE}. Leases of instances are in server time, so after a crash the quiet also
- * waits for the partition lease to run out since the drive began.
+ * running with its streams open, and every node seeing exactly the live nodes as live — while
+ * something still diverges; or, at the latest, after {@link #LONGEST_DRIVE}. Leases of instances
+ * are in server time, so after a crash the quiet also waits for the partition lease to run out
+ * since the drive began, and then for each survivor to have seen it run out: a survivor beats on
+ * the engine clock, which the steps move, and on a loaded machine steps are slow, so its first
+ * beat after the lease ran out can come well after it (a quiet that did not wait for it once
+ * judged a handover still to come a divergence).
+ *
+ * <p>When the drive gives up, a {@link Verdict} tells a lost mark from slow convergence: it keeps
+ * stepping until every live engine is quiescent ({@link EngineProbe.Quiescence}: every stream
+ * heard every event written before the check, nothing marked, armed, queued or running) and every
+ * node sees the live nodes as live (no handover still to come), then checks again. Views that still
+ * diverge then are a lost mark — nothing in the engines would ever run the change; views that
+ * converge then converged late (the quiet above misjudged a slow engine), which is no finding; and
+ * engines that never get quiescent within the verdict's time leave a divergence that is not shown
+ * to be a lost mark.
+ *
+ * <p>Every run records a {@link Timeline} and the engines' DEBUG log ({@link RunLog}); a run that
+ * fails, or converges late, keeps both in {@link #logFile()} under {@code target/fault-runs}.
  */
 final class FaultRun implements AutoCloseable {
 
@@ -65,6 +88,15 @@ final class FaultRun implements AutoCloseable {
 
     /** Steps taken after the views converged, to see that they stay so. */
     static final int STEADY_STEPS = 8;
+
+    /** How long a verdict waits, beyond the partition lease, for the engines to get quiescent. */
+    static final Duration VERDICT_TIME = Duration.ofSeconds(10);
+
+    /** How long a verdict waits for the streams, which poll in real time, to poll past a moment. */
+    static final Duration STREAM_WAIT = Duration.ofSeconds(3);
+
+    /** Where failed runs keep their timeline and log. */
+    static final Path LOG_DIRECTORY = Path.of("target", "fault-runs");
 
     final String scenario;
 
@@ -93,9 +125,23 @@ final class FaultRun implements AutoCloseable {
 
     private final List<String> log = new ArrayList<>();
 
+    final Timeline timeline = new Timeline(clock::now);
+
+    private final RunLog runLog = new RunLog();
+
+    /** The live sets each node saw at the last look, to write their changes on the timeline. */
+    private final Map<String, Set<String>> liveSeen = new HashMap<>();
+
+    /** The divergent views at the last check, to write their changes on the timeline. */
+    private List<String> lastDivergent = List.of();
+
+    /** Set when the drive gave up but the views converged once the engines were quiescent. */
+    private Verdict lateConvergence;
+
     FaultRun(String scenario, long seed, TestMongo mongo) {
         this.scenario = scenario;
         this.seed = seed;
+        timeline.add("driver", "run " + scenario + " seed " + seed);
         this.random = new SplittableRandom(seed);
         this.mongo = mongo;
         this.db = mongo.database();
@@ -152,7 +198,7 @@ final class FaultRun implements AutoCloseable {
     }
 
     private Node node(String instanceId, MongoClient client, ManualClock nodeClock) {
-        EngineEvents events = new EngineEvents();
+        EngineEvents events = new EngineEvents(instanceId, timeline);
         Node node = new Node(instanceId, client, db.getName(), options(instanceId, events, nodeClock), events,
                 shop::eventsWritten);
         nodes.add(node);
@@ -249,15 +295,38 @@ final class FaultRun implements AutoCloseable {
         return nodes.stream().filter(Node::alive).toList();
     }
 
-    /** A line of what the scenario did, for the failure message. */
+    /** A line of what the scenario did, for the failure message and the timeline. */
     void note(String line) {
         log.add(line);
+        timeline.add("driver", line);
     }
 
     /** One step: the clocks move, every live node drains. */
     void step() {
         advance(1);
         liveNodes().forEach(Node::drain);
+        watchLiveSets();
+    }
+
+    /** Writes on the timeline each live set a node sees for the first time since the last look. */
+    private void watchLiveSets() {
+        for (Node node : liveNodes()) {
+            Set<String> live = new TreeSet<>(EngineProbe.liveInstances(node.engine));
+            if (!live.equals(liveSeen.put(node.id, live))) {
+                timeline.add(node.id, "sees live " + live);
+            }
+        }
+    }
+
+    /** Runs the checker, and writes on the timeline when the views that diverge change. */
+    private ConvergenceReport check() {
+        ConvergenceReport report = checker.check();
+        List<String> divergent = report.divergences().stream().map(ConvergenceReport.Divergence::view).sorted().toList();
+        if (!divergent.equals(lastDivergent)) {
+            timeline.add("checker", divergent.isEmpty() ? "no view diverges" : "diverge: " + divergent);
+            lastDivergent = divergent;
+        }
+        return report;
     }
 
     /** Moves the clocks by a number of steps without waiting for the nodes. */
@@ -284,11 +353,14 @@ final class FaultRun implements AutoCloseable {
         ConvergenceReport report;
         while (true) {
             step();
-            report = checker.check();
+            report = check();
             if (converged(report, mustConverge, mayBeLeftOut)) {
                 break;
             }
             long now = System.nanoTime();
+            // Before the activity: a beat publishes a live set after it queued the catch-ups it gives, so a
+            // settled live set read first means those catch-ups show in the activity or the lanes read next.
+            boolean settled = unsettledOwnership() == null;
             long activity = activity();
             boolean quiet = activity == lastActivity && liveNodes().stream().allMatch(Node::quiet);
             if (!quiet) {
@@ -299,15 +371,26 @@ final class FaultRun implements AutoCloseable {
             else {
                 quietSteps++;
             }
-            // A crashed instance keeps its partitions until its heartbeat is a lease old, in server time.
+            // A crashed instance keeps its partitions until its heartbeat is a lease old, in server time,
+            // and until each survivor's next beat has seen that: only then do its partitions move.
             boolean leasesOver = !crashed() || now - started > partitionLease.plus(QUIET_TIME).toNanos();
+            leasesOver = leasesOver && settled;
+            String gaveUp = null;
             if (quietSteps >= QUIET_STEPS && now - quietSince > QUIET_TIME.toNanos() && leasesOver) {
-                throw new FaultFound(this, phase, "the views did not converge and the engines went quiet", report,
-                        mustConverge, mayBeLeftOut);
+                gaveUp = "the views did not converge and the engines went quiet";
             }
-            if (now - started > LONGEST_DRIVE.toNanos()) {
-                throw new FaultFound(this, phase, "the views did not converge within " + LONGEST_DRIVE
-                        + " while the engines kept working", report, mustConverge, mayBeLeftOut);
+            else if (now - started > LONGEST_DRIVE.toNanos()) {
+                gaveUp = "the views did not converge within " + LONGEST_DRIVE + " while the engines kept working";
+            }
+            if (gaveUp != null) {
+                Verdict verdict = verdict(gaveUp, mustConverge, mayBeLeftOut);
+                if (verdict.kind() != Verdict.Kind.CONVERGED_LATE) {
+                    throw new FaultFound(this, phase, gaveUp + "; " + verdict.description(), verdict.report(),
+                            mustConverge, mayBeLeftOut, verdict.kind());
+                }
+                lateConvergence = verdict;
+                note("converged late: " + verdict.description());
+                break;
             }
             // The streams poll in real time: give them a turn between steps rather than race the clock ahead.
             LockSupport.parkNanos(Node.POLL.toNanos());
@@ -315,13 +398,182 @@ final class FaultRun implements AutoCloseable {
         for (int i = 0; i < STEADY_STEPS; i++) {
             step();
         }
-        report = checker.check();
+        report = check();
         if (!converged(report, mustConverge, mayBeLeftOut)) {
-            throw new FaultFound(this, phase, "the views converged, then diverged again", report, mustConverge,
-                    mayBeLeftOut);
+            String what = "the views converged, then diverged again";
+            Verdict verdict = verdict(what, mustConverge, mayBeLeftOut);
+            throw new FaultFound(this, phase, what + "; " + verdict.description(), verdict.report(), mustConverge,
+                    mayBeLeftOut, verdict.kind() == Verdict.Kind.CONVERGED_LATE ? Verdict.Kind.NOT_QUIESCENT : verdict.kind());
         }
         note("converged: " + report.converged().size() + " view(s) equal, " + report.unchecked().size() + " not checked");
         return report;
+    }
+
+    /**
+     * Whether the views still diverge once the engines have nothing left to do. Steps until every
+     * live engine is quiescent, every node sees exactly the live nodes as live, and both still hold
+     * after a check with no activity between; at most the partition lease plus
+     * {@link #VERDICT_TIME}.
+     */
+    private Verdict verdict(String gaveUp, Set<String> mustConverge, Set<String> mayBeLeftOut) {
+        note("verdict after \"" + gaveUp + "\": waiting for the engines to be quiescent");
+        long deadline = System.nanoTime() + partitionLease.plus(VERDICT_TIME).toNanos();
+        String busy = "no look yet";
+        ConvergenceReport report = check();
+        while (System.nanoTime() < deadline) {
+            step();
+            Look first = look();
+            if (first.busy() == null) {
+                long activity = activity();
+                report = check();
+                // Quiescent again after the check, and nothing heard or run since the first look.
+                Look second = look();
+                if (second.busy() == null && activity == activity()) {
+                    String how = "every live engine was quiescent (" + describeQuiescence() + ")"
+                            + (second.stuck() == null ? "" : " but for marks stuck in the scheduler: " + second.stuck());
+                    Verdict verdict = converged(report, mustConverge, mayBeLeftOut)
+                            ? new Verdict(Verdict.Kind.CONVERGED_LATE, report, "the views converged once " + how)
+                            : new Verdict(Verdict.Kind.LOST_MARK, report, "LOST MARK: " + how
+                                    + ", yet the views diverge: nothing in the engines will run those changes");
+                    note("verdict: " + verdict.description());
+                    return verdict;
+                }
+                busy = second.busy() == null ? "activity during the check" : second.busy();
+            }
+            else {
+                busy = first.busy();
+            }
+            LockSupport.parkNanos(Node.POLL.toNanos());
+        }
+        report = check();
+        Verdict verdict = converged(report, mustConverge, mayBeLeftOut)
+                ? new Verdict(Verdict.Kind.CONVERGED_LATE, report, "the views converged while the engines still worked: "
+                        + busy)
+                : new Verdict(Verdict.Kind.NOT_QUIESCENT, report, "not shown to be a lost mark: the engines were not"
+                        + " quiescent within " + partitionLease.plus(VERDICT_TIME) + ": " + busy);
+        note("verdict: " + verdict.description());
+        return verdict;
+    }
+
+    /**
+     * One look at the live engines.
+     * @param busy why they are not quiescent, or null when they are (stuck marks aside)
+     * @param stuck the nodes whose scheduler holds nothing but stuck marks, or null when none does
+     */
+    private record Look(String busy, String stuck) {
+    }
+
+    /**
+     * Whether the live engines are quiescent: the streams get a moment taken now and the time to
+     * poll past it (they poll in real time), then each node's live set and each engine's picture
+     * are read. An engine whose scheduler holds nothing but stuck marks counts as quiescent, its
+     * stuck marks named apart.
+     */
+    private Look look() {
+        long since = System.nanoTime();
+        List<Node> live = liveNodes();
+        long until = since + STREAM_WAIT.toNanos();
+        while (System.nanoTime() < until
+                && live.stream().anyMatch(node -> !EngineProbe.quiescence(node.engine, since).streamsBehind().isEmpty())) {
+            LockSupport.parkNanos(Node.POLL.toNanos());
+        }
+        live.forEach(Node::drain);
+        List<String> reasons = new ArrayList<>();
+        List<String> stuck = new ArrayList<>();
+        // The live sets first: a catch-up a beat gives is queued before its live set is published.
+        String unsettled = unsettledOwnership();
+        if (unsettled != null) {
+            reasons.add(unsettled);
+        }
+        for (Node node : live) {
+            EngineProbe.Quiescence quiescence = EngineProbe.quiescence(node.engine, since);
+            if (quiescence.stuckOnly()) {
+                stuck.add(node.id + " " + quiescence.backlog().stuck());
+            }
+            else if (!quiescence.quiescent()) {
+                reasons.add(node.id + " " + quiescence);
+            }
+        }
+        return new Look(reasons.isEmpty() ? null : String.join("; ", reasons),
+                stuck.isEmpty() ? null : String.join("; ", stuck));
+    }
+
+    /**
+     * Which live nodes see another live set than the live nodes (a handover is still to come:
+     * a dead node's lease has not run out for them yet, or a live one looks dead to them), or null
+     * when every live node sees exactly the live nodes.
+     */
+    private String unsettledOwnership() {
+        List<Node> live = liveNodes();
+        Set<String> ids = new TreeSet<>();
+        live.forEach(node -> ids.add(node.id));
+        List<String> reasons = new ArrayList<>();
+        for (Node node : live) {
+            Set<String> sees = new TreeSet<>(EngineProbe.liveInstances(node.engine));
+            if (!sees.equals(ids)) {
+                reasons.add(node.id + " sees live " + sees + ", not " + ids + " (a handover is still to come)");
+            }
+        }
+        return reasons.isEmpty() ? null : String.join("; ", reasons);
+    }
+
+    private String describeQuiescence() {
+        long since = System.nanoTime();
+        List<String> described = new ArrayList<>();
+        for (Node node : liveNodes()) {
+            described.add(node.id + " sees live " + new TreeSet<>(EngineProbe.liveInstances(node.engine)) + ", "
+                    + EngineProbe.quiescence(node.engine, since).backlog());
+        }
+        return String.join("; ", described);
+    }
+
+    /** The verdict when the drive converged late; null when it converged in time or failed. */
+    Verdict lateConvergence() {
+        return lateConvergence;
+    }
+
+    /** What a drive that gave up found once it looked at the engines. */
+    record Verdict(Kind kind, ConvergenceReport report, String description) {
+
+        enum Kind {
+            /** Quiescent engines, diverged views: a change no engine will ever run. */
+            LOST_MARK,
+            /** Diverged views while the engines still had work or a handover to come. */
+            NOT_QUIESCENT,
+            /** The views converged once the engines were given the time. */
+            CONVERGED_LATE
+        }
+    }
+
+    /** The file a failed run keeps its timeline and log in. */
+    Path logFile() {
+        return LOG_DIRECTORY.resolve(scenario + "-seed-" + seed + ".log");
+    }
+
+    /**
+     * Writes the run's outcome, what the scenario did, the timeline and the log to {@link #logFile()}.
+     * @return the file
+     */
+    Path keepLog(String outcome, String message) {
+        List<String> lines = new ArrayList<>();
+        lines.add("scenario " + scenario + ", seed " + seed + ": " + outcome);
+        lines.add("replay: " + FaultSeeds.replayCommand(scenario, seed));
+        lines.add("");
+        lines.add(message);
+        lines.add("");
+        lines.add("== timeline (real time since the run began, engine time, who, what) ==");
+        lines.addAll(timeline.lines());
+        lines.add("");
+        lines.add("== log (the engines at DEBUG) ==");
+        lines.addAll(runLog.lines());
+        try {
+            Files.createDirectories(LOG_DIRECTORY);
+            Files.write(logFile(), lines, StandardCharsets.UTF_8);
+        }
+        catch (IOException ex) {
+            throw new UncheckedIOException(ex);
+        }
+        return logFile();
     }
 
     /** Drives until every view of the shop converged; no view may be left out. */
@@ -391,5 +643,6 @@ final class FaultRun implements AutoCloseable {
                 note("closing " + resource + " failed: " + ex);
             }
         }
+        runLog.close();
     }
 }

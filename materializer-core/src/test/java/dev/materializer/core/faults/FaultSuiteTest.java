@@ -21,8 +21,17 @@ import org.junit.jupiter.params.provider.MethodSource;
  * ./mvnw -pl materializer-core -am verify -Dtest=FaultSuiteTest -Dmaterializer.faults.seeds=200 -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
  *
- * and prints a table of scenarios by seeds. A failure names its scenario and seed, what the
- * scenario did and what it found, and the command that replays it ({@code -Dmaterializer.faults.seed=N}).
+ * and prints a table of scenarios by seeds. A soak of one scenario names it the way Surefire names a
+ * method: {@code -Dtest='FaultSuiteTest#crashAndRestartWithANewIdWithinTheLease'}. A failure names
+ * its scenario and seed, what the scenario did and what it found, and the command that replays it
+ * ({@code -Dmaterializer.faults.seed=N}).
+ *
+ * <p>A divergence is judged once the engines are given the time (see {@link FaultRun}): a
+ * <em>lost mark</em> when every engine was quiescent and the views still diverged; a divergence
+ * the engines were not shown quiescent for otherwise; and a run whose views converged once the
+ * engines were quiescent passes as <em>converged late</em>. Every failed or late run keeps its
+ * timeline and the engines' DEBUG log in {@code materializer-core/target/fault-runs/}, since a
+ * timing-dependent finding may never replay.
  */
 @Tag("faults")
 @MongoTest(MongoKind.IN_PROCESS)
@@ -124,19 +133,42 @@ class FaultSuiteTest {
         FaultRun run = new FaultRun(name, seed, mongo);
         try {
             scenario.play(run);
-            TABLE.record(name, seed, FaultTable.Outcome.CONVERGED, 0);
+            if (run.lateConvergence() != null) {
+                TABLE.record(name, seed, FaultTable.Outcome.CONVERGED_LATE, 0);
+                java.nio.file.Path kept = run.keepLog("converged late", run.lateConvergence().description());
+                System.out.println("[" + name + ", seed " + seed + "] converged late; its timeline and log: " + kept);
+            }
+            else {
+                TABLE.record(name, seed, FaultTable.Outcome.CONVERGED, 0);
+            }
         }
         catch (FaultFound found) {
-            TABLE.record(name, seed, found.divergences() > 0 ? FaultTable.Outcome.DIVERGED
-                    : FaultTable.Outcome.WRONG_STATE, found.divergences());
+            TABLE.record(name, seed, outcomeOf(found), found.divergences());
+            run.keepLog(outcomeOf(found).toString(), found.getMessage());
             throw found;
         }
         catch (Exception | AssertionError ex) {
             TABLE.record(name, seed, FaultTable.Outcome.ERROR, 0);
-            throw new AssertionError(FaultFound.message(run, "the scenario", "it failed: " + ex), ex);
+            AssertionError failure = new AssertionError(FaultFound.message(run, "the scenario", "it failed: " + ex), ex);
+            run.keepLog("error", failure.getMessage() + "\n" + stackTrace(ex));
+            throw failure;
         }
         finally {
             run.close();
         }
+    }
+
+    private static FaultTable.Outcome outcomeOf(FaultFound found) {
+        if (found.verdict() == FaultRun.Verdict.Kind.LOST_MARK) {
+            // Views that diverge, or that never ran, with nothing left in the engines to run them.
+            return FaultTable.Outcome.LOST_MARK;
+        }
+        return found.divergences() > 0 ? FaultTable.Outcome.DIVERGED : FaultTable.Outcome.WRONG_STATE;
+    }
+
+    private static String stackTrace(Throwable failure) {
+        java.io.StringWriter text = new java.io.StringWriter();
+        failure.printStackTrace(new java.io.PrintWriter(text));
+        return text.toString();
     }
 }

@@ -85,4 +85,27 @@ class PartitionLanesTest {
         assertThat(next.get(5, TimeUnit.SECONDS)).isEqualTo("after");
         assertThat(failed).isCompletedExceptionally();
     }
+
+    @Test
+    void afterCloseNoTaskStartsNotEvenInALaneWaitingForAThreadOfThePool() throws Exception {
+        PartitionLanes one = new PartitionLanes(1);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        one.submit("acme", () -> {
+            holding.countDown();
+            return release.await(5, TimeUnit.SECONDS);
+        });
+        assertThat(holding.await(5, TimeUnit.SECONDS)).isTrue();
+        // The only thread is busy: globex's lane waits in the pool's queue for it.
+        AtomicInteger ran = new AtomicInteger();
+        one.submit("globex", ran::incrementAndGet);
+
+        one.close();
+        // A timer of a crashed engine still queues work in that lane after the close.
+        one.submit("globex", ran::incrementAndGet);
+        release.countDown();
+
+        assertThat(one.awaitIdle(Duration.ofSeconds(5))).as("everything counted out").isTrue();
+        assertThat(ran).as("queued work that had not started does not run").hasValue(0);
+    }
 }

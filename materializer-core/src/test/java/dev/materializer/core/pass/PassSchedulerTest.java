@@ -289,4 +289,42 @@ class PassSchedulerTest {
         assertThat(seen).containsExactly(Set.of("customers"), Set.of("orders"));
         assertThat(paced.pendingPartitions("orders")).isEmpty();
     }
+
+    @Test
+    void theBacklogShowsAMarkArmedThenTakenThenNothing() throws InterruptedException {
+        CountDownLatch inPass = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<Set<String>> seen = Collections.synchronizedList(new ArrayList<>());
+        PassScheduler blocking = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes, blocking(seen, inPass, release));
+        assertThat(blocking.backlog().isEmpty()).isTrue();
+
+        blocking.markDirty("acme", "orders");
+        PassScheduler.Backlog marked = blocking.backlog();
+        assertThat(marked.dirty()).containsExactly("acme");
+        assertThat(marked.armed()).as("its debounce timer").containsExactly("acme");
+        assertThat(marked.stuck()).isEmpty();
+
+        clock.advance(DEBOUNCE);
+        assertThat(inPass.await(5, TimeUnit.SECONDS)).isTrue();
+        PassScheduler.Backlog running = blocking.backlog();
+        assertThat(running.dirty()).isEmpty();
+        assertThat(running.taken()).containsExactly("acme");
+        assertThat(running.isEmpty()).isFalse();
+
+        release.countDown();
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+        assertThat(blocking.backlog().isEmpty()).isTrue();
+    }
+
+    @Test
+    void aMarkAfterStopIntakeIsPendingButNotStuck() {
+        scheduler.stopIntake();
+        scheduler.markDirty("acme", "orders");
+
+        PassScheduler.Backlog backlog = scheduler.backlog();
+        assertThat(backlog.intake()).isFalse();
+        assertThat(backlog.dirty()).containsExactly("acme");
+        assertThat(backlog.armed()).isEmpty();
+        assertThat(backlog.stuck()).as("stopped on purpose: the last checkpoint names it").isEmpty();
+    }
 }

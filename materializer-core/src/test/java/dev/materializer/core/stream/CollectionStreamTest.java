@@ -4,12 +4,19 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import com.mongodb.ConnectionString;
+import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
 
 import com.mongodb.client.MongoCollection;
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.testing.MongoKind;
 import dev.materializer.testing.MongoTest;
+import dev.materializer.testing.TcpProxy;
 import dev.materializer.testing.TestMongo;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
@@ -90,6 +97,57 @@ class CollectionStreamTest {
     }
 
     @Test
+    void aFirstOpenThatFailsBeforeItsCursorOpenedHandsTheCheckpointToTheOpenThatSucceeds(TestMongo mongo) throws Exception {
+        CheckpointStore store = new CheckpointStore(mongo.database(), "_checkpoints", "this-instance", Set::of);
+        MongoCollection<Document> orders = mongo.database().getCollection("orders");
+        CollectionStream first = stream(mongo, store);
+        first.start(WAIT);
+        orders.insertOne(new Document("_id", "o1").append("_part", "acme"));
+        await().atMost(WAIT).until(() -> recorder.changes.size() == 1);
+        recorder.pending = Set.of("acme");
+        first.close();
+        first.awaitClosed(WAIT);
+        assertThat(store.load("orders").pending()).containsExactly("acme");
+
+        // The next start reaches MongoDB through a proxy that is cut: its first cursor fails to open.
+        try (TcpProxy proxy = TcpProxy.start(mongo.connectionString().getHosts().get(0));
+                MongoClient client = clientThrough(proxy)) {
+            proxy.cut();
+            Recorder second = new Recorder();
+            CollectionStream again = new CollectionStream(client.getDatabase(mongo.database().getName()), "orders", false,
+                    store, second, clock, Duration.ofSeconds(1), Duration.ofSeconds(8), Duration.ZERO);
+            again.start(WAIT);
+            try {
+                await().atMost(WAIT).until(() -> !second.ended.isEmpty() && clock.pendingTimers() > 0);
+                assertThat(second.opened).as("no cursor opened, the listener heard of none").isEmpty();
+
+                proxy.restore();
+                await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
+                    clock.advance(Duration.ofSeconds(1));
+                    return !second.opened.isEmpty();
+                });
+                assertThat(second.opened).as("the open the listener hears of first is handed the checkpoint")
+                    .containsExactly("reopened resumed pending=[acme]");
+            }
+            finally {
+                again.close();
+                again.awaitClosed(WAIT);
+            }
+        }
+    }
+
+    /** A client through the proxy with short timeouts, so it fails fast while the proxy is cut. */
+    private static MongoClient clientThrough(TcpProxy proxy) {
+        return MongoClients.create(MongoClientSettings.builder()
+            .applyConnectionString(new ConnectionString("mongodb://" + proxy.address()))
+            .applyToClusterSettings(cluster -> cluster.serverSelectionTimeout(250, TimeUnit.MILLISECONDS))
+            .applyToSocketSettings(socket -> socket.connectTimeout(250, TimeUnit.MILLISECONDS))
+            .applyToServerSettings(server -> server.heartbeatFrequency(500, TimeUnit.MILLISECONDS)
+                .minHeartbeatFrequency(100, TimeUnit.MILLISECONDS))
+            .build());
+    }
+
+    @Test
     void anEventTheListenerCouldNotTakeIsHandedOverAgainBeforeAnyLaterEvent(TestMongo mongo) throws Exception {
         CheckpointStore store = new CheckpointStore(mongo.database(), "_checkpoints", "this-instance", Set::of);
         recorder.failOn = "boom";
@@ -114,6 +172,27 @@ class CollectionStreamTest {
             stream.close();
             stream.awaitClosed(WAIT);
         }
+    }
+
+    @Test
+    void aStreamIsCaughtUpToAMomentOnceAPollAfterItFoundNothingMore(TestMongo mongo) throws Exception {
+        CollectionStream stream = stream(mongo, new CheckpointStore(mongo.database(), "_checkpoints", "this-instance", Set::of));
+        long beforeStart = System.nanoTime();
+        assertThat(stream.caughtUpSince(beforeStart)).as("not open yet").isFalse();
+        stream.start(WAIT);
+        try {
+            await().atMost(WAIT).until(() -> stream.caughtUpSince(beforeStart));
+            mongo.database().getCollection("orders").insertOne(new Document("_id", "o1").append("_part", "acme"));
+            long afterTheWrite = System.nanoTime();
+
+            await().atMost(WAIT).until(() -> stream.caughtUpSince(afterTheWrite));
+            assertThat(recorder.changes).as("every event written before the moment was handed over").hasSize(1);
+        }
+        finally {
+            stream.close();
+            stream.awaitClosed(WAIT);
+        }
+        assertThat(stream.caughtUpSince(beforeStart)).as("closed").isFalse();
     }
 
     @Test
