@@ -35,6 +35,7 @@ import dev.materializer.core.testing.Gen;
 import dev.materializer.core.testing.Seeds;
 import dev.materializer.core.testing.Weighted;
 import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewFilter;
 import dev.materializer.testing.Capability;
 import dev.materializer.testing.TestMongo;
 import org.bson.BsonDocument;
@@ -54,18 +55,25 @@ import org.junit.jupiter.api.TestInfo;
  * {@link AffectedKeys} of the changes shows its readers exactly the rows the same view shows when
  * run whole.
  *
- * <p>Each seed stores two identical views of one partition with their own targets, {@code inc} and
- * {@code whole}, and runs both once. Then, step by step, it applies a batch of one to a few random
+ * <p>Each seed stores pairs of identical views of one partition with their own targets, {@code inc}
+ * and {@code whole}, and runs each once. Then, step by step, it applies a batch of one to a few random
  * changes to the sources (inserts, updates of a non-key field, updates that move a document to
  * another key, replaces, deletes) and builds each change's event as a change stream gives it: the
  * post-image of an insert or replace, an update's post-image as {@code updateLookup} finds it (right
  * after the update, or only after the rest of the batch, maybe deleted by then), the pre-image only
  * where the case says the collection keeps pre-images, the update description naming the fields the
  * update set or removed. The affected keys of the batch are unioned as the engine unions the marks of
- * a pass, {@code inc} runs with the planned scope (its key queries through {@link ViewRunner#find}),
- * {@code whole} runs whole, and the rows a reader sees of each must be equal, row id by row id,
- * content without the engine's fields. A planned scope must run key-scoped, not fall back; and the
- * counts of key-scoped and whole passes over a run must both be positive, so no shape tests nothing.
+ * a pass (now and then with a mark that names no keys, a retry or a restart), {@code inc} runs with
+ * the planned scope (its key queries through {@link ViewRunner#find}), {@code whole} runs whole, and
+ * the rows a reader sees of each must be equal, row id by row id, content without the engine's fields.
+ * A planned scope must run key-scoped, not fall back; after the last step a whole pass of {@code inc}
+ * must find nothing to change; and the counts of key-scoped and whole passes over a run must both be
+ * positive, so no shape tests nothing.
+ *
+ * <p>Documents of another partition sit beside the view's. Rows whose {@code _id} is null error a
+ * view (docs/views.md), so group-by views either leave customerless documents out before their
+ * {@code $group} or group by a document. On a server without MongoDB 5.0's {@code $lookup} that has
+ * both {@code localField} and a pipeline, the runner's database emulates it ({@link LookupEmulation}).
  *
  * <p>A failure names the seed, the command that replays it, the sources, every change so far and
  * the plan. Written once, run on each kind of server.
@@ -247,8 +255,13 @@ abstract class KeyScopedPassPropertyContract {
                 } else {
                     assertThat(step.plan.scope()).as(step.what).isNull();
                     assertThat(step.report.scope()).as(step.what).isEqualTo(PassScope.FULL);
-                    assertThat(step.report.scopeNote()).as(step.what).contains(NO_PRE_IMAGE);
-                    c.tally.note("a delete without its pre-image, whole by customer");
+                    // An update looked up only after a later delete has neither image: that says why first
+                    boolean lookupFoundNothing = step.batch.stream()
+                        .anyMatch(change -> change.operation == Operation.UPDATE && change.event().fullDocument() == null);
+                    assertThat(step.report.scopeNote()).as(step.what)
+                        .contains(lookupFoundNothing ? "without its post-image" : NO_PRE_IMAGE);
+                    c.tally.note(lookupFoundNothing ? "an update looked up after its delete, whole by customer"
+                            : "a delete without its pre-image, whole by customer");
                 }
             });
         });
@@ -288,7 +301,7 @@ abstract class KeyScopedPassPropertyContract {
         Tally tally = new Tally(replaying());
         String name = getClass().getSimpleName() + "#" + test.getTestMethod().orElseThrow().getName();
         long started = System.nanoTime();
-        Seeds.check(CASES, gen -> {
+        Seeds.check(CASES, name, gen -> {
             Case c = new Case(mongo, gen, tally, name);
             setup.accept(c, gen);
             c.run();
@@ -598,15 +611,6 @@ abstract class KeyScopedPassPropertyContract {
                 assertThat(again.outcome()).as(() -> "a whole pass after the last key-scoped one: " + again + "\n"
                         + describe(pair.name, STEPS, null, null, null)).isEqualTo(PassOutcome.UNCHANGED);
             }
-            for (Downstream downstream : downstreams) {
-                // A fresh view over the key-scoped upstream, run once, sees what the one kept up to date sees
-                ViewDefinition fresh = fixture.viewOver(List.of(downstream.upstream.inc.targetCollection()),
-                        "t_fresh_" + downstream.name.replace(' ', '_'), "fresh-" + downstream.name.replace(' ', '_'),
-                        PARTITION, downstream.stages);
-                Supplier<String> what = () -> describe("fresh " + downstream.name, STEPS, null, null, null);
-                requireRan(runner.run(fresh), what);
-                compare(fresh, downstream.overWhole, what);
-            }
         }
 
         private void step(int number) {
@@ -663,6 +667,11 @@ abstract class KeyScopedPassPropertyContract {
             compare(pair.inc, pair.whole, step.what);
         }
 
+        /**
+         * The downstream views run whole, as the engine runs them on changes of another view's rows: the
+         * one over the key-scoped upstream sees what the one over the whole upstream sees, and so does a
+         * fresh view over the key-scoped upstream, run once.
+         */
         private void runDownstreams(int number) {
             for (Downstream downstream : downstreams) {
                 Supplier<String> what = () -> describe(downstream.name, number, null, null, null);
@@ -670,6 +679,11 @@ abstract class KeyScopedPassPropertyContract {
                 requireRan(runner.run(downstream.overWhole), what);
                 tally.note("downstream passes");
                 compare(downstream.overInc, downstream.overWhole, what);
+                String slug = "fresh_" + downstream.name.replace(' ', '_') + "_" + number;
+                ViewDefinition fresh = fixture.viewOver(List.of(downstream.upstream.inc.targetCollection()), "t_" + slug,
+                        slug, PARTITION, downstream.stages);
+                requireRan(runner.run(fresh), what);
+                compare(fresh, downstream.overWhole, what);
             }
         }
 
@@ -680,20 +694,20 @@ abstract class KeyScopedPassPropertyContract {
 
         /** What a reader sees of one view equals what it sees of the other: row id by row id, content without engine fields. */
         private void compare(ViewDefinition view, ViewDefinition reference, Supplier<String> what) {
-            Map<BsonValue, BsonDocument> rows = rows(view);
-            Map<BsonValue, BsonDocument> expected = rows(reference);
+            Map<BsonValue, BsonDocument> rows = rows(view, what);
+            Map<BsonValue, BsonDocument> expected = rows(reference, what);
             assertThat(rows).as(() -> "the rows of " + view.id().asString().getValue() + " against "
                     + reference.id().asString().getValue() + ": " + diff(rows, expected) + "\n" + what.get())
                 .isEqualTo(expected);
         }
 
-        private Map<BsonValue, BsonDocument> rows(ViewDefinition view) {
+        private Map<BsonValue, BsonDocument> rows(ViewDefinition view, Supplier<String> what) {
             Map<BsonValue, BsonDocument> rows = new HashMap<>();
             TargetRows target = fixture.rows();
             for (BsonDocument row : fixture.readRows(view)) {
-                BsonDocument previous = rows.put(row.get(dev.materializer.core.view.ViewFilter.ROW_FIELD),
-                        target.contentOf(row));
-                assertThat(previous).as("a reader of %s sees two rows of %s", view.id(), row).isNull();
+                BsonDocument previous = rows.put(row.get(ViewFilter.ROW_FIELD), target.contentOf(row));
+                assertThat(previous).as(() -> "a reader of " + view.id().asString().getValue() + " sees two rows of "
+                        + json(row) + "\n" + what.get()).isNull();
             }
             return rows;
         }
