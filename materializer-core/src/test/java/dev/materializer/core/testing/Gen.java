@@ -28,6 +28,14 @@ public final class Gen {
     }
 
     /**
+     * The seed of this generator, for a failure to name how to replay its case.
+     * @return the seed
+     */
+    public long seed() {
+        return seed;
+    }
+
+    /**
      * An int from {@code min} to {@code max}.
      * @param min the smallest
      * @param max the largest, below {@link Integer#MAX_VALUE}

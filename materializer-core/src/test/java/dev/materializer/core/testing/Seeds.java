@@ -2,6 +2,7 @@ package dev.materializer.core.testing;
 
 import java.util.stream.LongStream;
 
+import org.jspecify.annotations.Nullable;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -40,6 +41,18 @@ public final class Seeds {
      * @throws AssertionError when a case fails
      */
     public static void check(int cases, Property property) {
+        check(cases, null, property);
+    }
+
+    /**
+     * As {@link #check(int, Property)}, naming the test its replay command runs: for a test method of
+     * an abstract contract, whose own frame names the contract rather than the class surefire runs.
+     * @param cases the property's own count of cases
+     * @param test the test to name in the replay command, as {@code Class#method}; null for the calling one
+     * @param property the check of one case
+     * @throws AssertionError when a case fails
+     */
+    public static void check(int cases, @Nullable String test, Property property) {
         for (long seed : of(cases).toArray()) {
             try {
                 property.check(new Gen(seed));
@@ -48,7 +61,7 @@ public final class Seeds {
             } catch (AssertionError | Exception failure) {
                 // An assertion's message says it all; any other exception needs its type too.
                 String what = failure instanceof AssertionError ? String.valueOf(failure.getMessage()) : failure.toString();
-                throw new AssertionError(replayHint(seed, callingTest()) + ": " + what, failure);
+                throw new AssertionError(replayHint(seed, test == null ? callingTest() : test) + ": " + what, failure);
             }
         }
     }

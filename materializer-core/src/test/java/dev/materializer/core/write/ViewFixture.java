@@ -113,13 +113,18 @@ final class ViewFixture {
     }
 
     ViewDefinition viewInto(String target, String id, String partition, String... stages) {
+        return viewOver(List.of(SOURCE), target, id, partition, stages);
+    }
+
+    /** Stores a view document reading several collections: the pipeline runs on the first, joins the others. */
+    ViewDefinition viewOver(List<String> collections, String target, String id, String partition, String... stages) {
         List<BsonDocument> pipeline = Arrays.stream(stages).map(BsonDocument::parse).toList();
         views().insertOne(new BsonDocument("_id", new BsonString(id))
             .append(options.partitionField(), new BsonString(partition))
-            .append("collections", new BsonArray(List.of(new BsonString(SOURCE))))
+            .append("collections", new BsonArray(collections.stream().<BsonValue>map(BsonString::new).toList()))
             .append("pipeline", new BsonArray(pipeline))
             .append("targetCollection", new BsonString(target)));
-        return new ViewDefinition(new BsonString(id), partition, List.of(SOURCE), pipeline, target, Map.of(),
+        return new ViewDefinition(new BsonString(id), partition, collections, pipeline, target, Map.of(),
                 "fingerprint-" + id);
     }
 
@@ -167,6 +172,16 @@ final class ViewFixture {
             .find(new Document("_id", view.id().asString().getValue()).append(options.partitionField(), view.partition()))
             .first();
         return database.getCollection(view.targetCollection())
+            .find(ViewFilter.of(document, options.partitionField(), options.statusField()))
+            .into(new ArrayList<>());
+    }
+
+    /** What a reader sees, as stored: the rows of the current generation, numbers in their own types. */
+    List<BsonDocument> readRows(ViewDefinition view) {
+        Document document = database.getCollection(options.viewsCollection())
+            .find(new Document("_id", view.id().asString().getValue()).append(options.partitionField(), view.partition()))
+            .first();
+        return database.getCollection(view.targetCollection(), BsonDocument.class)
             .find(ViewFilter.of(document, options.partitionField(), options.statusField()))
             .into(new ArrayList<>());
     }
