@@ -296,6 +296,10 @@ final class PassExecution implements PassScheduler.PassRunner {
      * failure to plan (a key query that fails, say) makes the pass whole.
      */
     private PassPlanner.Plan plan(ViewRunner current, ViewDefinition view, DirtySources dirty) {
+        if (registry.state(view.key()) == RunState.ERRORED) {
+            // Only a whole pass tells whether what errored it (a row without _id, maxRows) still holds
+            return new PassPlanner.Plan(null, "the view is errored: a whole pass tells whether it still is");
+        }
         try {
             PassPlanner.Plan plan = PassPlanner.plan(registry.shape(view.key()),
                     dirty.keysOf(view.key().id(), view.collections()),

@@ -84,6 +84,8 @@ final class VersionedWriter {
 
     private final int maxTransactionRows;
 
+    private final int maxRows;
+
     /**
      * @param transactions the client to write in transactions, null when the deployment has none;
      *     the database is used through it, since a session belongs to the client that started it
@@ -103,6 +105,7 @@ final class VersionedWriter {
         this.flip = flip;
         this.instanceId = options.instanceId();
         this.maxTransactionRows = options.maxTransactionRows();
+        this.maxRows = options.maxRows();
     }
 
     /**
@@ -177,6 +180,9 @@ final class VersionedWriter {
 
         private long rowsRemoved;
 
+        /** Rows the result has that the stored generation lacks: what a key-scoped pass adds to the view. */
+        private long rowsAdded;
+
         Attempt(ViewDefinition view, ViewStatus start, MongoCollection<BsonDocument> target,
                 @Nullable Set<String> scope) {
             this.scope = scope;
@@ -199,6 +205,7 @@ final class VersionedWriter {
 
         @Override
         public void onlyInResult(ResultRow row) throws ViewRunException, PassSupersededException {
+            rowsAdded++;
             add(row);
         }
 
@@ -253,6 +260,7 @@ final class VersionedWriter {
             if (!leased && pending() == 0 && !firstVersions) {
                 return WriteOutcome.unchanged(WriteMode.GENERATION);
             }
+            requireWithinMaxRows(current);
             WriteMode mode;
             if (!leased && transactions != null && pending() <= maxTransactionRows && commitInTransaction()) {
                 mode = WriteMode.TRANSACTION;
@@ -275,6 +283,22 @@ final class VersionedWriter {
                 removeRowsBeforeVersions();
             }
             return new WriteOutcome(mode, true, rowsWritten, rowsRemoved);
+        }
+
+        /**
+         * A key-scoped pass sees only its keys' rows: the whole view must still keep to
+         * {@code maxRows}, as a whole pass would check. Counted (index-backed) only when it grows.
+         */
+        private void requireWithinMaxRows(@Nullable Generation current) throws ViewRunException {
+            long growth = rowsAdded - rowsRemoved;
+            if (scope == null || growth <= 0 || current == null) {
+                return;
+            }
+            long stored = target.countDocuments(rows.inGeneration(view.partition(), current));
+            if (stored + growth > maxRows) {
+                throw new ViewRunException("the result of view " + dev.materializer.core.view.ViewKey.idText(view.id())
+                        + " has more than " + maxRows + " rows (maxRows)");
+            }
         }
 
         /** Takes the lease and the next generation, and removes what attempts that did not flip left. */

@@ -143,7 +143,8 @@ public final class ViewRunner {
             return scope == null ? report : report.scoped(PassScope.KEYS, scope.description());
         }
         catch (ViewRunException ex) {
-            return new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started), ex.getMessage());
+            PassReport errored = new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started), ex.getMessage());
+            return scope == null ? errored : errored.scoped(PassScope.KEYS, scope.description());
         }
         catch (PassSupersededException ex) {
             log.debug("View {}: {}; a later pass follows", view.key(), ex.getMessage());

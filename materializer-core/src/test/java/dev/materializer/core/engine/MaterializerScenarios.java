@@ -90,6 +90,46 @@ abstract class MaterializerScenarios {
     }
 
     @Test
+    void aChangeOfOneKeyRecomputesOnlyThatKeyAndAnErroredViewRunsWholeUntilItIsRight(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
+            f.collection("orders").insertOne(order("o2", "acme", "pear", 1, 5));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            f.events.clear();
+            f.collection("orders").insertOne(order("o3", "acme", "pear", 1, 1));
+            f.events.awaitChanges(1);
+            f.settle();
+            assertThat(f.events.passesOf("acme", "revenue")).last().satisfies(report -> {
+                assertThat(report.scope()).isEqualTo(dev.materializer.core.PassScope.KEYS);
+                assertThat(report.scopeNote()).isEqualTo("1 key of product");
+                assertThat(report.rowsWritten()).isEqualTo(1);
+            });
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 6), row("pear", "revenue", 6));
+
+            // A row without a key errors the view; a change of another key must not make it ok again
+            f.collection("orders").insertOne(new org.bson.Document("_id", "o4").append("_part", "acme").append("quantity", 1)
+                .append("price", 1));
+            f.events.awaitChanges(2);
+            f.settle();
+            assertThat(f.status("revenue").getString("state")).isEqualTo("errored");
+            f.collection("orders").updateOne(Filters.eq("_id", "o1"), Updates.set("quantity", 3));
+            f.events.awaitChanges(3);
+            f.settle();
+            assertThat(f.status("revenue").getString("state")).as("still errored: a whole pass found the row").isEqualTo("errored");
+            assertThat(f.events.passesOf("acme", "revenue")).last().satisfies(report ->
+                assertThat(report.scope()).isEqualTo(dev.materializer.core.PassScope.FULL));
+
+            f.collection("orders").deleteOne(Filters.eq("_id", "o4"));
+            f.events.awaitChanges(4);
+            f.settle();
+            assertThat(f.status("revenue").getString("state")).isEqualTo("ok");
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 9), row("pear", "revenue", 6));
+        }
+    }
+
+    @Test
     void anUnchangedResultWritesNothing(TestMongo mongo) {
         try (EngineFixture f = new EngineFixture(mongo)) {
             f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));

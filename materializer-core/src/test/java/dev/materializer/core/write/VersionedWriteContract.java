@@ -137,6 +137,27 @@ abstract class VersionedWriteContract {
     }
 
     @Test
+    void aKeyScopedPassThatWouldGrowTheViewOverMaxRowsErrorsAndWritesNothingReadersSee(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo, MaterializerOptions.builder().instanceId("test").maxRows(2).build());
+        fixture.order(1, "acme", "north", 10);
+        fixture.order(2, "acme", "south", 7);
+        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewRunner runner = fixture.groupsRunner();
+        runner.run(view);
+        fixture.order(3, "acme", "east", 3);
+        KeyScope east = new KeyScope(List.of(BsonDocument.parse("{$match: {shop: 'east'}}"),
+                BsonDocument.parse(ViewFixture.REVENUE_BY_SHOP[0])), List.of(new BsonString("east")), "1 key of shop");
+
+        PassReport report = runner.run(view, east);
+
+        assertThat(report.outcome()).as("as a whole pass finds").isEqualTo(PassOutcome.ERRORED);
+        assertThat(report.error()).isEqualTo("the result of view revenue has more than 2 rows (maxRows)");
+        assertThat(report.scope()).isEqualTo(dev.materializer.core.PassScope.KEYS);
+        assertThat(fixture.readField(view, "total")).containsExactly(entry("north", 10), entry("south", 7));
+        assertThat(runner.run(view).error()).isEqualTo(report.error());
+    }
+
+    @Test
     void anUnchangedResultWritesNothingAndConfirmsTheFence(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
         fixture.orders("acme", 2500, 1);
