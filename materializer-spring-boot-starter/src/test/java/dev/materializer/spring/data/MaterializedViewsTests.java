@@ -46,6 +46,13 @@ class MaterializedViewsTests {
     record Product(@Id String product, @Field("revenue") double total) {
     }
 
+    /** A compound group key, and a row of it. */
+    record CustomerYear(String customer, int year) {
+    }
+
+    record Spent(CustomerYear id, double spent) {
+    }
+
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(MaterializerDataAutoConfiguration.class));
 
@@ -113,6 +120,23 @@ class MaterializedViewsTests {
             .hasMessageContaining("Tenant 'globex' has no view 'acme:revenue'");
         assertThatThrownBy(() -> views.find("acme", "acme:nope", new Query(), Revenue.class))
             .isInstanceOf(MaterializedViewNotFoundException.class).hasMessageContaining("'acme:nope'");
+    }
+
+    @Test
+    void aCompoundKeyMapsToTheIdPropertyAndItsFieldsAreQueried(TestMongo mongo) {
+        mongo.database().getCollection("_aggregations").insertOne(new Document("_id", "acme:spent").append("_part", "acme")
+            .append("targetCollection", "spent").append("_materializerStatus", new Document("generation", 1L)));
+        for (int year : List.of(2025, 2026)) {
+            Document key = new Document("customer", "alice").append("year", year);
+            mongo.database().getCollection("spent").insertOne(new Document("_id", new Document("partition", "acme")
+                .append("id", key)).append("_part", "acme").append("_viewRow", key).append("_viewFrom", 1L)
+                .append("_viewTo", Long.MAX_VALUE).append("spent", year - 2000.0));
+        }
+        MaterializedViews views = new MaterializedViews(new MongoTemplate(mongo.client(), mongo.database().getName()),
+                ViewNaming.DEFAULTS);
+
+        assertThat(views.find("acme", "acme:spent", Query.query(where("id.year").is(2026)), Spent.class))
+            .containsExactly(new Spent(new CustomerYear("alice", 2026), 26.0));
     }
 
     @Test
