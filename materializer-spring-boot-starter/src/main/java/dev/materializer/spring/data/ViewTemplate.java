@@ -332,7 +332,8 @@ public final class ViewTemplate {
                 throw new IllegalArgumentException("view template '" + this.idPattern + "' sets '" + name
                         + "' with field(...); use its own method");
             }
-            this.fields.put(name, value);
+            this.fields.put(name, Objects.requireNonNull(value,
+                    () -> "view template '" + this.idPattern + "' sets field '" + name + "' to null"));
             return this;
         }
 

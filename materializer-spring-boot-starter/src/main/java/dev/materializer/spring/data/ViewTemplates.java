@@ -202,7 +202,14 @@ public final class ViewTemplates {
                             + "only the engine writes the status", null);
                 }
             }
-            BsonDocument document = template.documentFor(CHECK_TENANT, naming.partitionField()).toBsonDocument();
+            BsonDocument document;
+            try {
+                document = template.documentFor(CHECK_TENANT, naming.partitionField()).toBsonDocument();
+            }
+            catch (RuntimeException ex) {
+                throw new InvalidViewTemplateException(name, template, "it cannot be written as BSON: " + ex.getMessage(),
+                        ex);
+            }
             try {
                 parser.parse(document);
             }
