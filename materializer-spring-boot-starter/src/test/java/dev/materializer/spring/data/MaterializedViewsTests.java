@@ -103,7 +103,8 @@ class MaterializedViewsTests {
         assertThat(read.generation()).isEqualTo(CURRENT);
         assertThat(read.rows()).hasSize(2);
         assertThat(read.rows().get(1)).containsOnlyKeys("_id", "revenue", "units").containsEntry("_id", "widget");
-        assertThat(views(mongo).find("acme", "acme:revenue", new Query(), Map.class).get(0)).containsEntry("_id", "gadget");
+        Map<?, ?> first = views(mongo).find("acme", "acme:revenue", new Query(), Map.class).get(0);
+        assertThat(first.get("_id")).isEqualTo("gadget");
         ViewTemplate template = ViewTemplate.withId("{tenant}:revenue").collections("orders").targetCollection("t").build();
         assertThat(views(mongo).find("acme", template, new Query(), Revenue.class)).hasSize(2);
     }
