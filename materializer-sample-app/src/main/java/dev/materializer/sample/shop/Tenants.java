@@ -5,7 +5,7 @@ import java.util.List;
 import dev.materializer.sample.MaterializerFields;
 import dev.materializer.sample.NotFoundException;
 import dev.materializer.sample.TenantName;
-import dev.materializer.sample.views.ViewInstaller;
+import dev.materializer.spring.data.ViewTemplates;
 
 import org.springframework.data.mongodb.core.MongoTemplate;
 import org.springframework.data.mongodb.core.query.Query;
@@ -14,7 +14,8 @@ import org.springframework.stereotype.Service;
 import static org.springframework.data.mongodb.core.query.Criteria.where;
 
 /**
- * The tenants of the shop. A tenant is installed when its views and its starting catalogue are:
+ * The tenants of the shop. A tenant is installed when its views (the starter's {@link ViewTemplates}
+ * of the {@link dev.materializer.sample.views.ShopViews} beans) and its starting catalogue are:
  * installing is idempotent, so it runs at every start for the configured tenants. Thread-safe.
  */
 @Service
@@ -24,11 +25,11 @@ public class Tenants {
 
     private final MaterializerFields fields;
 
-    private final ViewInstaller views;
+    private final ViewTemplates views;
 
     private final Catalogue catalogue;
 
-    Tenants(MongoTemplate mongo, MaterializerFields fields, ViewInstaller views, Catalogue catalogue) {
+    Tenants(MongoTemplate mongo, MaterializerFields fields, ViewTemplates views, Catalogue catalogue) {
         this.mongo = mongo;
         this.fields = fields;
         this.views = views;
@@ -43,7 +44,7 @@ public class Tenants {
     public List<String> install(String tenant) {
         TenantName.check(tenant);
         this.catalogue.seed(tenant);
-        return this.views.install(tenant);
+        return this.views.installFor(tenant);
     }
 
     /**

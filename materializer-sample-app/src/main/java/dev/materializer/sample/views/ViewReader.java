@@ -9,27 +9,30 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import com.mongodb.client.model.Sorts;
-import dev.materializer.core.view.ViewFilter;
 import dev.materializer.sample.InvalidInputException;
 import dev.materializer.sample.MaterializerFields;
 import dev.materializer.sample.NotFoundException;
+import dev.materializer.spring.data.MaterializedViewNotFoundException;
+import dev.materializer.spring.data.MaterializedViewRows;
+import dev.materializer.spring.data.MaterializedViews;
 import org.bson.Document;
-import org.bson.conversions.Bson;
 import org.bson.types.ObjectId;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.domain.Sort;
 import org.springframework.data.mongodb.core.MongoTemplate;
+import org.springframework.data.mongodb.core.query.Query;
 import org.springframework.stereotype.Component;
 
-import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
 
 /**
- * Reads views the way every reader of a materialized view should: first the view document, then
- * its target through {@link ViewFilter} — the view's partition and its current generation — so a
- * reader sees one whole generation and never one the engine is still writing. A generation that a
- * flip replaces stays readable for the engine's generation grace, long enough to finish a read.
- * Thread-safe.
+ * Reads views: the list of a tenant's view documents with their status, and the rows of one through
+ * the starter's {@link MaterializedViews}, which reads the way every reader of a materialized view
+ * should — first the view document, then its target through {@code ViewFilter} (the view's
+ * partition and its current generation) — so a reader sees one whole generation and never one the
+ * engine is still writing. A generation that a flip replaces stays readable for the engine's
+ * generation grace, long enough to finish a read. Thread-safe.
  */
 @Component
 public class ViewReader {
@@ -43,9 +46,12 @@ public class ViewReader {
 
     private final MaterializerFields fields;
 
-    ViewReader(MongoTemplate mongo, MaterializerFields fields) {
+    private final MaterializedViews views;
+
+    ViewReader(MongoTemplate mongo, MaterializerFields fields, MaterializedViews views) {
         this.mongo = mongo;
         this.fields = fields;
+        this.views = views;
     }
 
     /** Every tenant that has views, with the names of its views, in name order. */
@@ -89,29 +95,27 @@ public class ViewReader {
         if (limit < 1 || limit > MAX_LIMIT) {
             throw new InvalidInputException("limit must be between 1 and " + MAX_LIMIT + ", was " + limit);
         }
-        Bson order = order(sort);
-        String id = ViewInstaller.viewId(tenant, name);
-        Document view = this.mongo.getCollection(this.fields.viewsCollection())
-            .find(and(eq("_id", id), eq(this.fields.partitionField(), tenant)))
-            .first();
-        if (view == null) {
+        Query query = new Query().limit(limit);
+        Sort order = order(sort);
+        if (order != null) {
+            query.with(order);
+        }
+        String id = ShopViews.viewId(tenant, name);
+        MaterializedViewRows<Document> read;
+        try {
+            // The reader adds the current generation of the tenant and breaks ties by the row's key.
+            read = this.views.read(tenant, id, query, Document.class);
+        }
+        catch (MaterializedViewNotFoundException ex) {
             throw new NotFoundException("tenant '" + tenant + "' has no view '" + name + "'");
         }
-        Bson current = ViewFilter.of(view, this.fields.partitionField(), this.fields.statusField());
-        List<ViewRow> rows = new ArrayList<>();
-        for (Document row : this.mongo.getCollection(view.getString("targetCollection"))
-            .find(current)
-            .sort(order)
-            .limit(limit)) {
-            rows.add(row(row));
-        }
-        Document status = status(view);
-        return new ViewRows(id, status.getString("state"), generationOf(status.get("generation")), rows);
+        List<ViewRow> rows = read.rows().stream().map(ViewReader::row).toList();
+        return new ViewRows(id, read.state(), generationOf(read.generation()), rows);
     }
 
-    private static Bson order(@Nullable String sort) {
+    private static @Nullable Sort order(@Nullable String sort) {
         if (sort == null || sort.isBlank()) {
-            return Sorts.ascending(ViewFilter.ROW_FIELD);
+            return null;
         }
         boolean descending = sort.startsWith("-");
         String field = descending ? sort.substring(1) : sort;
@@ -119,27 +123,19 @@ public class ViewReader {
             throw new InvalidInputException("sort must be a field of the rows such as 'revenue' or '-revenue' "
                     + "(or 'id' for the row's key), was '" + sort + "'");
         }
-        String path = field.equals("id") ? ViewFilter.ROW_FIELD : field;
-        return descending ? Sorts.descending(path, ViewFilter.ROW_FIELD) : Sorts.ascending(path, ViewFilter.ROW_FIELD);
+        // A row read as a document has its key in _id, which the reader maps to the stored key.
+        String path = field.equals("id") ? "_id" : field;
+        return Sort.by(descending ? Sort.Direction.DESC : Sort.Direction.ASC, path);
     }
 
-    private ViewRow row(Document stored) {
-        // Each stored version keeps the row's own key beside the engine's stored _id
-        Object id = stored.containsKey(ViewFilter.ROW_FIELD) ? stored.get(ViewFilter.ROW_FIELD) : stored.get("_id");
+    private static ViewRow row(Document row) {
         Map<String, @Nullable Object> content = new LinkedHashMap<>();
-        stored.forEach((field, value) -> {
-            if (!isEngineField(field)) {
+        row.forEach((field, value) -> {
+            if (!field.equals("_id")) {
                 content.put(field, PlainJson.of(value));
             }
         });
-        return new ViewRow(PlainJson.of(id), content);
-    }
-
-    private boolean isEngineField(String field) {
-        return field.equals("_id") || field.equals(this.fields.partitionField())
-                || field.equals(ViewFilter.GENERATION_FIELD) || field.equals(ViewFilter.HASH_FIELD)
-                || field.equals(ViewFilter.FROM_FIELD) || field.equals(ViewFilter.TO_FIELD)
-                || field.equals(ViewFilter.ROW_FIELD);
+        return new ViewRow(PlainJson.of(row.get("_id")), content);
     }
 
     private ViewSummary summary(String tenant, Document view) {

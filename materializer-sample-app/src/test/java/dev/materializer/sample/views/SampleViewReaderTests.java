@@ -5,6 +5,8 @@ import java.util.List;
 import dev.materializer.sample.InvalidInputException;
 import dev.materializer.sample.MaterializerFields;
 import dev.materializer.sample.NotFoundException;
+import dev.materializer.spring.data.MaterializedViews;
+import dev.materializer.spring.data.ViewNaming;
 import dev.materializer.testing.MongoKind;
 import dev.materializer.testing.MongoTest;
 import dev.materializer.testing.TestMongo;
@@ -135,6 +137,7 @@ class SampleViewReaderTests {
     }
 
     private static ViewReader reader(TestMongo mongo) {
-        return new ViewReader(new MongoTemplate(mongo.client(), mongo.database().getName()), FIELDS);
+        MongoTemplate template = new MongoTemplate(mongo.client(), mongo.database().getName());
+        return new ViewReader(template, FIELDS, new MaterializedViews(template, ViewNaming.DEFAULTS));
     }
 }

@@ -1,0 +1,57 @@
+package dev.materializer.spring.autoconfigure.data;
+
+import dev.materializer.spring.autoconfigure.MaterializerProperties;
+import dev.materializer.spring.data.MaterializedViews;
+import dev.materializer.spring.data.ViewNaming;
+import dev.materializer.spring.data.ViewTemplate;
+import dev.materializer.spring.data.ViewTemplates;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.data.mongodb.core.MongoOperations;
+import org.springframework.data.mongodb.core.MongoTemplate;
+
+/**
+ * With Spring Data MongoDB on the classpath and a {@link MongoOperations} bean (Boot's
+ * {@code MongoTemplate}): a {@link MaterializedViews} reader, and a {@link ViewTemplates} installer
+ * of every {@link ViewTemplate} bean, checked when created (a bad template fails the context, naming
+ * its bean) and applied again at startup to the tenants that already have its view. The views
+ * collection, partition and status fields are the engine's: {@code materializer.views-collection},
+ * {@code materializer.partition-field}, {@code materializer.status-field}.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration")
+@ConditionalOnClass(MongoTemplate.class)
+@ConditionalOnBean(MongoOperations.class)
+@EnableConfigurationProperties(MaterializerProperties.class)
+public final class MaterializerDataAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    MaterializedViews materializedViews(MongoOperations mongo, MaterializerProperties properties) {
+        return new MaterializedViews(mongo, naming(properties));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ViewTemplates viewTemplates(MongoOperations mongo, MaterializerProperties properties,
+            ListableBeanFactory beanFactory) {
+        return new ViewTemplates(mongo, naming(properties), beanFactory.getBeansOfType(ViewTemplate.class));
+    }
+
+    /** After every singleton is created, before the engine starts: changed templates reach their tenants. */
+    @Bean
+    static SmartInitializingSingleton viewTemplatesReapply(ListableBeanFactory beanFactory) {
+        return () -> beanFactory.getBeanProvider(ViewTemplates.class).ifAvailable(ViewTemplates::reapply);
+    }
+
+    private static ViewNaming naming(MaterializerProperties properties) {
+        return new ViewNaming(properties.getViewsCollection(), properties.getPartitionField(),
+                properties.getStatusField());
+    }
+}

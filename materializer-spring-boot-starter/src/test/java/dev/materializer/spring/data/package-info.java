@@ -1,0 +1,4 @@
+@NullMarked
+package dev.materializer.spring.data;
+
+import org.jspecify.annotations.NullMarked;
