@@ -34,6 +34,17 @@ public interface Materializer extends AutoCloseable {
     /** The passes, rebalances and status writes in flight or queued. */
     int inFlight();
 
+    /**
+     * Whether every change this instance has heard is applied: no partition has marks waiting for a
+     * pass (a debounce, a retry, a catch-up's turn) or taken by a pass not yet ended, and nothing is
+     * in flight. Cheap enough to read at each scrape, not at each event. This default answers from
+     * {@link #inFlight()} alone, which misses marks still waiting for their debounce.
+     * @return true when nothing heard is left to apply
+     */
+    default boolean caughtUp() {
+        return inFlight() == 0;
+    }
+
     /** Closes the streams and cancels every timer; work in flight ends on its own. */
     @Override
     void close();

@@ -275,6 +275,12 @@ public final class ViewMaterializer implements Materializer {
         return lanes.inFlight();
     }
 
+    @Override
+    public boolean caughtUp() {
+        // In flight first: cheap, and the usual answer while busy; then the marks of every partition.
+        return lanes.inFlight() == 0 && registry.partitions().stream().noneMatch(scheduler::isPending);
+    }
+
     /**
      * Stops the engine. Every step runs even when one before it throws (a client closed under the
      * engine throws from every call): intake stops, the instance leaves, the streams close and save

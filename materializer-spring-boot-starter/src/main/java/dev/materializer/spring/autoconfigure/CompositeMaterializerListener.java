@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.PassReport;
+import dev.materializer.core.VerifyReport;
 import dev.materializer.core.view.ViewKey;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -68,6 +69,11 @@ final class CompositeMaterializerListener implements MaterializerListener {
     @Override
     public void onStateChanged(EngineState state, @Nullable String reason) {
         each("onStateChanged", listener -> listener.onStateChanged(state, reason));
+    }
+
+    @Override
+    public void onReconciled(ViewKey view, VerifyReport report, boolean drift) {
+        each("onReconciled", listener -> listener.onReconciled(view, report, drift));
     }
 
     private void each(String event, Consumer<MaterializerListener> call) {

@@ -65,6 +65,11 @@ final class RestartableMaterializer implements Materializer {
     }
 
     @Override
+    public boolean caughtUp() {
+        return this.current.caughtUp();
+    }
+
+    @Override
     public void close() {
         this.current.close();
     }

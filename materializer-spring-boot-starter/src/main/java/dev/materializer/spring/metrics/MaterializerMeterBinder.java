@@ -1,7 +1,5 @@
 package dev.materializer.spring.metrics;
 
-import java.time.Duration;
-
 import dev.materializer.core.Materializer;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -9,8 +7,10 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * Gauges read from the engine when the registry samples them: views by state from
- * {@link Materializer#viewCounts()}, and open streams, passes in flight and lag from
- * {@link Materializer#summary()}. Neither copies the views, so a scrape costs the same with forty
+ * {@link Materializer#viewCounts()}, open streams and passes in flight from
+ * {@link Materializer#summary()}, and the lag from {@link MaterializerLag} (the changes it heard)
+ * and {@link Materializer#caughtUp()}. Every gauge is registered at bind time and reads 0 (never
+ * NaN) while there is nothing to report. Neither copies the views, so a scrape costs the same with forty
  * thousand views as with four; {@link Materializer#snapshot()} is never read. The view states are a
  * fixed set, so each has its own gauge and reports zero when no view is in it (an alert on
  * {@code errored > 0} then always has a series). Thread-safe: holds no state of its own.
@@ -19,9 +19,15 @@ public final class MaterializerMeterBinder implements MeterBinder {
 
     private final Materializer materializer;
 
-    /** @param materializer the engine to observe */
-    public MaterializerMeterBinder(Materializer materializer) {
+    private final MaterializerLag lag;
+
+    /**
+     * @param materializer the engine to observe
+     * @param lag the changes heard and not yet applied; it must hear the engine's events
+     */
+    public MaterializerMeterBinder(Materializer materializer, MaterializerLag lag) {
         this.materializer = materializer;
+        this.lag = lag;
     }
 
     @Override
@@ -41,18 +47,13 @@ public final class MaterializerMeterBinder implements MeterBinder {
             .description("Passes running or queued now")
             .baseUnit("passes")
             .register(registry);
-        Gauge.builder(MaterializerMeters.LAG, this.materializer, MaterializerMeterBinder::lagSeconds)
-            .description("How far the last change event was behind the server's time")
+        Gauge.builder(MaterializerMeters.LAG, this.materializer, this.lag::seconds)
+            .description("Age of the oldest change heard and not yet applied by a pass; 0 when caught up")
             .baseUnit("seconds")
             .register(registry);
     }
 
     private static double viewsIn(Materializer engine, String state) {
         return engine.viewCounts().getOrDefault(state, 0);
-    }
-
-    private static double lagSeconds(Materializer engine) {
-        Duration lag = engine.summary().lag();
-        return (lag != null) ? lag.toNanos() / 1e9 : Double.NaN;
     }
 }

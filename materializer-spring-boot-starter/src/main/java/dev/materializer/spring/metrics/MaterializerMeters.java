@@ -17,7 +17,10 @@ public final class MaterializerMeters {
     /** Gauge: passes running or queued now. */
     public static final String PASSES_IN_FLIGHT = "materializer.passes.in.flight";
 
-    /** Gauge: seconds the last change event was behind the server's time; NaN while unknown. */
+    /**
+     * Gauge: seconds since the oldest change heard and not yet applied by a pass was written; 0 when
+     * the engine is caught up (see {@link MaterializerLag}).
+     */
     public static final String LAG = "materializer.lag";
 
     /** Timer: passes of one view, by {@link #TAG_OUTCOME}, {@link #TAG_MODE} and {@link #TAG_SCOPE}. */

@@ -4,12 +4,17 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+import dev.materializer.core.EngineState;
+import dev.materializer.core.Materializer;
 
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.PassScope;
 import dev.materializer.core.VerifyReport;
+import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.view.ViewKey;
 import io.micrometer.core.instrument.Counter;
@@ -21,12 +26,17 @@ import org.jspecify.annotations.Nullable;
  * Turns the engine's events into counters and a timer: changes by source, passes by outcome and
  * mode, rows written and removed, and the reconciler's comparisons by result and the rows of drift
  * it found. The auto-configuration adds it to the engine's listeners when Micrometer is present.
- * Meters of a fixed tag set are registered when it is created, so they exist (at zero) before their
- * first event. Thread-safe: other meters are looked up once per tag set in concurrent maps.
+ * Every meter is registered before its first event, so each has a series (at zero) from the start:
+ * the meters of a fixed tag set (the timer of every outcome, mode and scope; the rows; the
+ * reconciler's) when it is created, and the changes of each source read by a view when the engine
+ * runs (the sources are known only then; a source first read by a view added later gets its series
+ * at its first event). Thread-safe: meters are looked up once per tag set in concurrent maps.
  */
 public final class MaterializerMetricsListener implements MaterializerListener {
 
     private final MeterRegistry registry;
+
+    private final Supplier<@Nullable Materializer> engine;
 
     private final Map<String, Counter> changesBySource = new ConcurrentHashMap<>();
 
@@ -40,9 +50,28 @@ public final class MaterializerMetricsListener implements MaterializerListener {
 
     private final Map<String, Counter> reconciledByResult;
 
-    /** @param registry where the meters go */
+    /**
+     * Meters without the changes of each source before its first event.
+     * @param registry where the meters go
+     */
     public MaterializerMetricsListener(MeterRegistry registry) {
+        this(registry, () -> null);
+    }
+
+    /**
+     * @param registry where the meters go
+     * @param engine the engine, whose views name the sources when it runs; null until it exists
+     */
+    public MaterializerMetricsListener(MeterRegistry registry, Supplier<@Nullable Materializer> engine) {
         this.registry = registry;
+        this.engine = engine;
+        for (PassOutcome outcome : PassOutcome.values()) {
+            for (WriteMode mode : WriteMode.values()) {
+                for (PassScope scope : PassScope.values()) {
+                    passTimer(new PassTags(outcome, mode, scope));
+                }
+            }
+        }
         this.rowsWritten = Counter.builder(MaterializerMeters.ROWS_WRITTEN)
             .description("Target rows inserted or replaced")
             .baseUnit("rows")
@@ -69,21 +98,46 @@ public final class MaterializerMetricsListener implements MaterializerListener {
 
     @Override
     public void onChange(String source, @Nullable Duration lag) {
-        this.changesBySource.computeIfAbsent(source, name -> Counter.builder(MaterializerMeters.CHANGES)
+        changes(source).increment();
+    }
+
+    /**
+     * Once the engine runs, its views name the sources: each gets its series of changes at zero. Reads
+     * the engine's views once per start.
+     */
+    @Override
+    public void onStateChanged(EngineState state, @Nullable String reason) {
+        if (state != EngineState.RUNNING) {
+            return;
+        }
+        Materializer materializer = this.engine.get();
+        if (materializer != null) {
+            for (ViewSnapshot view : materializer.snapshot().views()) {
+                view.sources().forEach(this::changes);
+            }
+        }
+    }
+
+    private Counter changes(String source) {
+        return this.changesBySource.computeIfAbsent(source, name -> Counter.builder(MaterializerMeters.CHANGES)
             .tag(MaterializerMeters.TAG_SOURCE, name)
             .description("Change events received from the source collections")
             .baseUnit("events")
-            .register(this.registry)).increment();
+            .register(this.registry));
     }
 
-    @Override
-    public void onPassFinished(PassReport report) {
-        this.passTimers.computeIfAbsent(new PassTags(report.outcome(), report.mode(), report.scope()), tags -> Timer.builder(MaterializerMeters.PASS)
+    private Timer passTimer(PassTags key) {
+        return this.passTimers.computeIfAbsent(key, tags -> Timer.builder(MaterializerMeters.PASS)
             .tag(MaterializerMeters.TAG_OUTCOME, MaterializerMeters.tagValue(tags.outcome()))
             .tag(MaterializerMeters.TAG_MODE, MaterializerMeters.tagValue(tags.mode()))
             .tag(MaterializerMeters.TAG_SCOPE, MaterializerMeters.tagValue(tags.scope()))
             .description("Passes of one view")
-            .register(this.registry)).record(report.duration());
+            .register(this.registry));
+    }
+
+    @Override
+    public void onPassFinished(PassReport report) {
+        passTimer(new PassTags(report.outcome(), report.mode(), report.scope())).record(report.duration());
         if (report.rowsWritten() > 0) {
             this.rowsWritten.increment(report.rowsWritten());
         }

@@ -40,9 +40,23 @@ class CompositeMaterializerListenerTests {
         composite.onViewErrored(VIEW, "boom");
         composite.onStreamReopened("orders", "closed");
         composite.onStateChanged(EngineState.RUNNING, null);
+        composite.onReconciled(VIEW, new dev.materializer.core.VerifyReport(VIEW, 1, 0, 0, 0, Duration.ZERO, null), false);
 
         assertThat(heard).containsExactly("a change", "b change", "a started", "b started", "a finished", "b finished",
-                "a errored", "b errored", "a reopened", "b reopened", "a state", "b state");
+                "a errored", "b errored", "a reopened", "b reopened", "a state", "b state", "a reconciled",
+                "b reconciled");
+    }
+
+    /** A method the composite does not override is the interface's empty default: its listeners would not hear it. */
+    @Test
+    void theCompositeForwardsEveryMethodOfTheListener() throws NoSuchMethodException {
+        for (java.lang.reflect.Method method : MaterializerListener.class.getMethods()) {
+            if (java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
+                continue;
+            }
+            assertThat(CompositeMaterializerListener.class.getMethod(method.getName(), method.getParameterTypes())
+                .getDeclaringClass()).as(method.getName()).isEqualTo(CompositeMaterializerListener.class);
+        }
     }
 
     private record Recording(String name, List<String> heard, boolean fails) implements MaterializerListener {
@@ -57,6 +71,11 @@ class CompositeMaterializerListenerTests {
         @Override
         public void onChange(String source, @Nullable Duration lag) {
             hear("change");
+        }
+
+        @Override
+        public void onReconciled(ViewKey view, dev.materializer.core.VerifyReport report, boolean drift) {
+            hear("reconciled");
         }
 
         @Override

@@ -18,6 +18,7 @@ import dev.materializer.spring.autoconfigure.metrics.MaterializerMetricsAutoConf
 import dev.materializer.spring.endpoint.MaterializerEndpoint;
 import dev.materializer.spring.endpoint.MaterializerWebEndpointExtension;
 import dev.materializer.spring.health.MaterializerHealthIndicator;
+import dev.materializer.spring.metrics.MaterializerLag;
 import dev.materializer.spring.metrics.MaterializerMeterBinder;
 import dev.materializer.spring.metrics.MaterializerMetricsListener;
 import dev.materializer.spring.testing.RecordingMaterializer;
@@ -195,8 +196,8 @@ class MaterializerAutoConfigurationTests {
             MaterializerListener listener = this.factory.options().listener();
             assertThat(listener).isInstanceOf(CompositeMaterializerListener.class);
             assertThat(((CompositeMaterializerListener) listener).listeners())
-                .contains(context.getBean(MaterializerMetricsListener.class))
-                .hasSize(3);
+                .contains(context.getBean(MaterializerMetricsListener.class), context.getBean(MaterializerLag.class))
+                .hasSize(4);
         });
     }
 

@@ -2,6 +2,7 @@ package dev.materializer.spring.metrics;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerSnapshot;
@@ -26,9 +27,13 @@ class MaterializerMetricsTests {
 
     private final RecordingMaterializer engine = new RecordingMaterializer();
 
+    private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+
+    private final MaterializerLag lag = new MaterializerLag(() -> this.engine, this.nanos::get);
+
     @Test
     void theGaugesReadTheCountsAndTheSummaryWhenSampled() {
-        new MaterializerMeterBinder(this.engine).bindTo(this.registry);
+        new MaterializerMeterBinder(this.engine, this.lag).bindTo(this.registry);
         this.engine.setSnapshot(Snapshots.running());
 
         for (String state : List.of("ok", "errored", "cycle", "pending")) {
@@ -37,29 +42,29 @@ class MaterializerMetricsTests {
         }
         assertThat(this.registry.get(MaterializerMeters.STREAMS_OPEN).gauge().value()).isEqualTo(3.0);
         assertThat(this.registry.get(MaterializerMeters.PASSES_IN_FLIGHT).gauge().value()).isEqualTo(2.0);
-        assertThat(this.registry.get(MaterializerMeters.LAG).gauge().value()).isEqualTo(1.5);
+        assertThat(this.registry.get(MaterializerMeters.LAG).gauge().value()).as("caught up").isZero();
 
         this.engine.setSnapshot(new MaterializerSnapshot(EngineState.RETRYING, "down", 0, 0, null, false, List.of()));
         assertThat(this.registry.get(MaterializerMeters.VIEWS).tag("state", "ok").gauge().value()).isZero();
         assertThat(this.registry.get(MaterializerMeters.STREAMS_OPEN).gauge().value()).isZero();
-        assertThat(this.registry.get(MaterializerMeters.LAG).gauge().value()).as("unknown lag").isNaN();
+        assertThat(this.registry.get(MaterializerMeters.LAG).gauge().value()).as("no change heard").isZero();
     }
 
     @Test
     void aScrapeReadsNoSnapshotSoItDoesNotCopyTheViews() {
-        new MaterializerMeterBinder(this.engine).bindTo(this.registry);
+        new MaterializerMeterBinder(this.engine, this.lag).bindTo(this.registry);
         this.engine.setSnapshot(Snapshots.running());
 
         this.registry.getMeters().forEach(meter -> meter.measure().forEach(measurement -> measurement.getValue()));
 
         assertThat(this.registry.get(MaterializerMeters.VIEWS).tag("state", "errored").gauge().value()).isEqualTo(1.0);
-        assertThat(this.registry.get(MaterializerMeters.LAG).gauge().value()).isEqualTo(1.5);
+        assertThat(this.registry.get(MaterializerMeters.LAG).gauge().value()).isZero();
         assertThat(this.engine.snapshotCalls()).isZero();
     }
 
     @Test
     void everyViewStateHasAGaugeEvenAtZero() {
-        new MaterializerMeterBinder(this.engine).bindTo(this.registry);
+        new MaterializerMeterBinder(this.engine, this.lag).bindTo(this.registry);
         assertThat(this.registry.get(MaterializerMeters.VIEWS).gauges()).hasSize(4);
         assertThat(this.registry.get(MaterializerMeters.VIEWS).tag("state", "errored").gauge().value()).isZero();
     }
@@ -88,9 +93,12 @@ class MaterializerMetricsTests {
             .tag("scope", "full").timer();
         assertThat(changed.count()).isEqualTo(2);
         assertThat(changed.totalTime(java.util.concurrent.TimeUnit.MILLISECONDS)).isEqualTo(300);
-        assertThat(this.registry.get(MaterializerMeters.PASS).tag("outcome", "errored").tag("mode", "none").timer().count())
-            .isEqualTo(1);
-        assertThat(this.registry.get(MaterializerMeters.PASS).tag("scope", "keys").timer().count()).as("key-scoped").isEqualTo(1);
+        assertThat(this.registry.get(MaterializerMeters.PASS).tag("outcome", "errored").tag("mode", "none")
+            .tag("scope", "full").timer().count()).isEqualTo(1);
+        assertThat(this.registry.get(MaterializerMeters.PASS).tag("outcome", "changed").tag("mode", "transaction")
+            .tag("scope", "keys").timer().count()).as("key-scoped").isEqualTo(1);
+        assertThat(this.registry.get(MaterializerMeters.PASS).tag("scope", "keys").timers().stream()
+            .mapToLong(Timer::count).sum()).as("no other key-scoped pass").isEqualTo(1);
         assertThat(this.registry.get(MaterializerMeters.ROWS_WRITTEN).counter().count()).isEqualTo(16);
         assertThat(this.registry.get(MaterializerMeters.ROWS_REMOVED).counter().count()).isEqualTo(3);
     }
@@ -145,6 +153,37 @@ class MaterializerMetricsTests {
             assertThat(reconciled(result)).as(result).isZero();
         }
         assertThat(this.registry.get(MaterializerMeters.RECONCILE_VIEWS).counters()).as("no other result tag").hasSize(3);
+    }
+
+    @Test
+    void everyPassTimerExistsAtZeroBeforeAnyPass() {
+        new MaterializerMetricsListener(this.registry);
+        int combinations = dev.materializer.core.PassOutcome.values().length * WriteMode.values().length
+                * dev.materializer.core.PassScope.values().length;
+        assertThat(this.registry.get(MaterializerMeters.PASS).timers()).hasSize(combinations);
+        assertThat(this.registry.get(MaterializerMeters.PASS).tag("outcome", "errored").tag("mode", "none")
+            .tag("scope", "full").timer().count()).isZero();
+        assertThat(this.registry.get(MaterializerMeters.ROWS_WRITTEN).counter().count()).isZero();
+        assertThat(this.registry.get(MaterializerMeters.ROWS_REMOVED).counter().count()).isZero();
+    }
+
+    @Test
+    void theChangesOfEverySourceReadByAViewExistAtZeroOnceTheEngineRuns() {
+        MaterializerMetricsListener listener = new MaterializerMetricsListener(this.registry, () -> this.engine);
+        this.engine.setSnapshot(Snapshots.running());
+        assertThat(this.registry.find(MaterializerMeters.CHANGES).counters()).as("no source known yet").isEmpty();
+
+        listener.onStateChanged(EngineState.STARTING, "connecting");
+        assertThat(this.registry.find(MaterializerMeters.CHANGES).counters()).isEmpty();
+        listener.onStateChanged(EngineState.RUNNING, null);
+
+        for (String source : List.of("orders", "customers", "b_target")) {
+            assertThat(this.registry.get(MaterializerMeters.CHANGES).tag("source", source).counter().count())
+                .as(source).isZero();
+        }
+        listener.onChange("orders", null);
+        assertThat(this.registry.get(MaterializerMeters.CHANGES).tag("source", "orders").counter().count()).isEqualTo(1);
+        assertThat(this.registry.get(MaterializerMeters.CHANGES).counters()).hasSize(3);
     }
 
     private double reconciled(String result) {

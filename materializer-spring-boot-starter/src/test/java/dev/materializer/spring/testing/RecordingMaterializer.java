@@ -45,6 +45,10 @@ public final class RecordingMaterializer implements Materializer {
 
     private volatile int inFlight;
 
+    private volatile boolean caughtUp = true;
+
+    private final AtomicInteger caughtUpCalls = new AtomicInteger();
+
     private volatile @Nullable RuntimeException snapshotFailure;
 
     private volatile @Nullable Duration drainTimeout;
@@ -67,6 +71,16 @@ public final class RecordingMaterializer implements Materializer {
     /** Makes {@link #snapshot()}, {@link #summary()}, {@link #viewCounts()} and {@link #views(ViewQuery)} throw this. */
     public void snapshotFails(RuntimeException failure) {
         this.snapshotFailure = failure;
+    }
+
+    /** @param caughtUp what {@link #caughtUp()} returns */
+    public void setCaughtUp(boolean caughtUp) {
+        this.caughtUp = caughtUp;
+    }
+
+    /** @return how often {@link #caughtUp()} was called */
+    public int caughtUpCalls() {
+        return this.caughtUpCalls.get();
     }
 
     /** @param inFlight what {@link #inFlight()} returns */
@@ -135,6 +149,12 @@ public final class RecordingMaterializer implements Materializer {
     @Override
     public int inFlight() {
         return this.inFlight;
+    }
+
+    @Override
+    public boolean caughtUp() {
+        this.caughtUpCalls.incrementAndGet();
+        return this.caughtUp;
     }
 
     @Override

@@ -13,6 +13,7 @@ import dev.materializer.core.VerifyReport;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.view.ViewKey;
+import dev.materializer.spring.metrics.MaterializerLag;
 import dev.materializer.spring.metrics.MaterializerMetricsListener;
 import dev.materializer.spring.testing.RecordingMaterializer;
 import dev.materializer.spring.testing.Snapshots;
@@ -242,7 +243,8 @@ class ActuatorRenderingTests {
     }
 
     @Test
-    void theMetersAreOnTheMetricsEndpoint(@Autowired MaterializerMetricsListener listener) throws Exception {
+    void theMetersAreOnTheMetricsEndpoint(@Autowired MaterializerMetricsListener listener,
+            @Autowired MaterializerLag lag) throws Exception {
         int snapshotsBefore = this.engine.snapshotCalls();
         this.mvc.perform(get("/actuator/metrics/materializer.views").param("tag", "state:errored"))
             .andExpect(status().isOk())
@@ -253,8 +255,17 @@ class ActuatorRenderingTests {
             .andExpect(jsonPath("$.measurements[0].value").value(2.0));
         this.mvc.perform(get("/actuator/metrics/materializer.lag"))
             .andExpect(jsonPath("$.baseUnit").value("seconds"))
-            .andExpect(jsonPath("$.measurements[0].value").value(1.5));
+            .andExpect(jsonPath("$.measurements[0].value").value(0.0));
         assertThat(this.engine.snapshotCalls()).as("the gauges copied no view").isEqualTo(snapshotsBefore);
+        this.engine.setCaughtUp(false);
+        try {
+            lag.onChange("orders", Duration.ofSeconds(2));
+            assertThat(measurement("materializer.lag")).as("a change written 2 s ago, not yet applied")
+                .isGreaterThanOrEqualTo(2.0);
+        }
+        finally {
+            this.engine.setCaughtUp(true);
+        }
         listener.onChange("orders", null);
         listener.onPassFinished(new PassReport(new ViewKey("acme", "totals"), WriteMode.GENERATION, PassOutcome.CHANGED,
                 4, 1, Duration.ofMillis(30), null));

@@ -12,6 +12,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ImportRuntimeHints;
 
 /**
  * The {@code materializer} actuator endpoint, when actuator is on the class path, the engine runs
@@ -22,6 +23,7 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = MaterializerAutoConfiguration.class)
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
 @ConditionalOnBean(Materializer.class)
+@ImportRuntimeHints(MaterializerEndpointRuntimeHints.class)
 public final class MaterializerEndpointAutoConfiguration {
 
     @Bean

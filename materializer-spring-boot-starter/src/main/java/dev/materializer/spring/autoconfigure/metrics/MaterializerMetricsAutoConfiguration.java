@@ -2,21 +2,24 @@ package dev.materializer.spring.autoconfigure.metrics;
 
 import dev.materializer.core.Materializer;
 import dev.materializer.spring.autoconfigure.MaterializerAutoConfiguration;
+import dev.materializer.spring.metrics.MaterializerLag;
 import dev.materializer.spring.metrics.MaterializerMeterBinder;
 import dev.materializer.spring.metrics.MaterializerMetricsListener;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The materializer's meters, when Micrometer is on the class path and the application has a
  * {@link MeterRegistry}: a {@link MaterializerMeterBinder} for the gauges, and a
- * {@link MaterializerMetricsListener} for the counters and the timer, which the engine hears
- * together with every other {@code MaterializerListener} bean. Boot binds every
+ * {@link MaterializerMetricsListener} for the counters and the timer and a {@link MaterializerLag}
+ * for the lag, which the engine hears together with every other {@code MaterializerListener} bean. Boot binds every
  * {@code MeterBinder} bean once all singletons exist, so the engine (which needs the listener, which
  * needs the registry) and the binder (which needs the engine) do not form a cycle.
  */
@@ -26,15 +29,23 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnBean({ MeterRegistry.class, Materializer.class })
 public final class MaterializerMetricsAutoConfiguration {
 
+    // The listeners reach the engine lazily: the engine is built with them.
     @Bean
     @ConditionalOnMissingBean
-    MaterializerMetricsListener materializerMetricsListener(MeterRegistry meterRegistry) {
-        return new MaterializerMetricsListener(meterRegistry);
+    MaterializerMetricsListener materializerMetricsListener(MeterRegistry meterRegistry,
+            ObjectProvider<Materializer> materializer) {
+        return new MaterializerMetricsListener(meterRegistry, SingletonSupplier.of(materializer::getIfAvailable));
     }
 
     @Bean
     @ConditionalOnMissingBean
-    MaterializerMeterBinder materializerMeterBinder(Materializer materializer) {
-        return new MaterializerMeterBinder(materializer);
+    MaterializerLag materializerLag(ObjectProvider<Materializer> materializer) {
+        return new MaterializerLag(SingletonSupplier.of(materializer::getIfAvailable));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    MaterializerMeterBinder materializerMeterBinder(Materializer materializer, MaterializerLag materializerLag) {
+        return new MaterializerMeterBinder(materializer, materializerLag);
     }
 }

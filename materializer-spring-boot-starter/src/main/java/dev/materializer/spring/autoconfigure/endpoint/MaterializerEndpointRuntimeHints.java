@@ -1,0 +1,36 @@
+package dev.materializer.spring.autoconfigure.endpoint;
+
+import java.util.List;
+
+import dev.materializer.spring.endpoint.MaterializerEndpoint;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+
+/**
+ * Hints for AOT and native images: the endpoint's answers are written by Jackson through their
+ * getters, so every descriptor type gets the reflection of its getters (and the types they return).
+ * Boot registers the declared return type of each operation, but two operations declare
+ * {@code OperationResponseBody} and answer a {@code RefreshDescriptor} or a {@code VerifyDescriptor},
+ * which it cannot see; the descriptors nested in others are listed too, so no type depends on how
+ * far the walk from an operation goes. The engine and the starter read no resource and load no
+ * class by name at runtime, and the properties are bound by Boot, which registers their hints itself.
+ */
+public final class MaterializerEndpointRuntimeHints implements RuntimeHintsRegistrar {
+
+    /** The types the endpoint's answers are made of. */
+    static final List<Class<?>> DESCRIPTORS = List.of(MaterializerEndpoint.MaterializerDescriptor.class,
+            MaterializerEndpoint.CatchUpDescriptor.class, MaterializerEndpoint.ReconcileDescriptor.class,
+            MaterializerEndpoint.ViewDescriptor.class, MaterializerEndpoint.ViewActionDescriptor.class,
+            MaterializerEndpoint.RefreshDescriptor.class, MaterializerEndpoint.PassDescriptor.class,
+            MaterializerEndpoint.VerifyDescriptor.class, MaterializerEndpoint.VerifyReportDescriptor.class);
+
+    private final BindingReflectionHintsRegistrar bindings = new BindingReflectionHintsRegistrar();
+
+    @Override
+    public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
+        this.bindings.registerReflectionHints(hints.reflection(), DESCRIPTORS.toArray(Class<?>[]::new));
+    }
+}

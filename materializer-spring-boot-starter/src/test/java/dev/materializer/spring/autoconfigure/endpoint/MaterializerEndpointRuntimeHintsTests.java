@@ -1,0 +1,58 @@
+package dev.materializer.spring.autoconfigure.endpoint;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.util.Arrays;
+import java.util.List;
+
+import dev.materializer.spring.endpoint.MaterializerEndpoint;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
+import org.springframework.context.annotation.ImportRuntimeHints;
+import org.springframework.core.annotation.AnnotationUtils;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The hints cover every type the endpoint answers with, and the auto-configuration imports them. */
+class MaterializerEndpointRuntimeHintsTests {
+
+    private final RuntimeHints hints = new RuntimeHints();
+
+    MaterializerEndpointRuntimeHintsTests() {
+        new MaterializerEndpointRuntimeHints().registerHints(this.hints, getClass().getClassLoader());
+    }
+
+    @Test
+    void everyDescriptorTypeOfTheEndpointIsListed() {
+        List<Class<?>> nested = Arrays.stream(MaterializerEndpoint.class.getDeclaredClasses())
+            .filter(type -> Modifier.isPublic(type.getModifiers()) && type.getSimpleName().endsWith("Descriptor"))
+            .toList();
+        assertThat(nested).isNotEmpty();
+        assertThat(MaterializerEndpointRuntimeHints.DESCRIPTORS).containsExactlyInAnyOrderElementsOf(nested);
+    }
+
+    @Test
+    void theGettersOfEveryDescriptorAreReflectable() {
+        for (Class<?> type : MaterializerEndpointRuntimeHints.DESCRIPTORS) {
+            assertThat(RuntimeHintsPredicates.reflection().onType(type)).as(type.getSimpleName()).accepts(this.hints);
+            for (Method getter : type.getMethods()) {
+                if (getter.getDeclaringClass() == Object.class || getter.getParameterCount() > 0
+                        || !(getter.getName().startsWith("get") || getter.getName().startsWith("is"))) {
+                    continue;
+                }
+                assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(getter))
+                    .as("%s.%s", type.getSimpleName(), getter.getName()).accepts(this.hints);
+            }
+        }
+    }
+
+    @Test
+    void theEndpointAutoConfigurationImportsTheHints() {
+        ImportRuntimeHints imported = AnnotationUtils.findAnnotation(MaterializerEndpointAutoConfiguration.class,
+                ImportRuntimeHints.class);
+        assertThat(imported).isNotNull();
+        assertThat(imported.value()).contains(MaterializerEndpointRuntimeHints.class);
+    }
+}
