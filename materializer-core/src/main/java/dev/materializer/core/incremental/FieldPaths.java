@@ -34,17 +34,9 @@ final class FieldPaths {
         return isPath(path) ? path : null;
     }
 
-    /** Dot-separated, non-empty segments, none starting with {@code $}. */
+    /** Dot-separated segments with names, none starting with {@code $}: the paths a view may name. */
     static boolean isPath(String path) {
-        if (path.isEmpty()) {
-            return false;
-        }
-        for (String segment : path.split("\\.", -1)) {
-            if (segment.isEmpty() || segment.startsWith("$")) {
-                return false;
-            }
-        }
-        return true;
+        return dev.materializer.core.view.ViewDefinitionParser.isFieldPath(path);
     }
 
     /**

@@ -109,8 +109,7 @@ final class WatchPipeline {
         // Routing tells the engine's own row versions by it (see RowVersionEvents)
         all.add(dev.materializer.core.view.ViewFilter.TO_FIELD);
         for (String path : kept) {
-            if (!path.isEmpty() && !path.startsWith("$") && !path.contains("..") && !path.startsWith(".")
-                    && !path.endsWith(".")) {
+            if (dev.materializer.core.view.ViewDefinitionParser.isFieldPath(path)) {
                 all.add(path);
             }
         }

@@ -218,8 +218,13 @@ public final class ViewDefinitionParser {
         return paths;
     }
 
-    /** Dot-separated segments, each with a non-blank name that does not start with '$'. */
-    private static boolean isFieldPath(String path) {
+    /**
+     * Whether a text is a field path the engine accepts: dot-separated segments, each with a
+     * non-blank name that does not start with '$'.
+     * @param path the text
+     * @return true for a field path
+     */
+    public static boolean isFieldPath(String path) {
         if (path.isBlank()) {
             return false;
         }
