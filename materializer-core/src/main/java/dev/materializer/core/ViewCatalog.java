@@ -224,7 +224,13 @@ final class ViewCatalog implements StreamListener {
         ViewDefinition before = registry.definition(id);
         ViewDefinition after = accept(document);
         if (after != null && after == before) {
-            // Only the status or the user's metadata changed: the view stays as it runs.
+            if (statusLost(after, document)) {
+                // Replaced without its status (a Spring Data save(), say): readers read nothing until a pass names a generation
+                log.warn("View {} of partition {}: its document was replaced without its status field; it runs again",
+                        after.key().id(), after.partition());
+                rebalance(after.partition(), view -> view.key().equals(after.key()));
+            }
+            // Otherwise only the status or the user's metadata changed: the view stays as it runs.
             return;
         }
         if (after == null && before == null) {
@@ -295,6 +301,11 @@ final class ViewCatalog implements StreamListener {
     public dev.materializer.core.stream.Checkpoint checkpointAt(String collection, BsonDocument token) {
         // The views stream keeps no checkpoint: a start reads every view document again.
         return dev.materializer.core.stream.Checkpoint.at(token, Set.of(), Set.of());
+    }
+
+    /** The engine knows a generation of the view, but its document names none any more. */
+    private boolean statusLost(ViewDefinition view, BsonDocument document) {
+        return registry.generation(view.key()) != null && ViewStatus.fromBson(storedStatus(document)).generation() == null;
     }
 
     private static boolean sameDefinition(ViewDefinition a, ViewDefinition b) {

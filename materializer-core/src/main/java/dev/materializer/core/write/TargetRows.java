@@ -143,6 +143,11 @@ final class TargetRows {
         return partition(partition).append(ViewFilter.TO_FIELD, new BsonDocument("$lte", new BsonInt64(generation)));
     }
 
+    /** Every row version of a partition, of any generation. */
+    BsonDocument versionsOf(String partition) {
+        return partition(partition).append(ViewFilter.TO_FIELD, new BsonDocument("$exists", BsonBoolean.TRUE));
+    }
+
     /** The rows of a partition in a format before row versions: they have no {@code _viewTo}. */
     BsonDocument beforeVersions(String partition) {
         return partition(partition).append(ViewFilter.TO_FIELD, new BsonDocument("$exists", BsonBoolean.FALSE));

@@ -311,6 +311,28 @@ final class VersionedWriter {
             generation = taken;
             leased = true;
             undoAttemptsAbove(currentNumber(), taken - 1, null, target);
+            removeVersionsOfALostStatus(null, target);
+        }
+
+        /**
+         * Before the first generation no version may be in the target: were there some, the status
+         * that named their generation was lost (an application replaced the view document without
+         * its status field), and their numbers could reappear as this attempt's. Readers see none of
+         * them (no generation is named), so they go before this attempt writes.
+         */
+        private void removeVersionsOfALostStatus(@Nullable ClientSession session,
+                MongoCollection<BsonDocument> collection) {
+            if (start.generation() != null) {
+                return;
+            }
+            BsonDocument versions = rows.versionsOf(view.partition());
+            long removed = session == null ? collection.deleteMany(versions).getDeletedCount()
+                    : collection.deleteMany(session, versions).getDeletedCount();
+            if (removed > 0) {
+                log.warn("View {}: its status names no generation but the target held {} row version(s) of it"
+                        + " (was the view document replaced without its status field?): they were removed and the"
+                        + " view is written again whole", view.key(), removed);
+            }
         }
 
         /**
@@ -335,6 +357,7 @@ final class VersionedWriter {
                     }
                     generation = start.attempts() + 1;
                     undoAttemptsAbove(currentNumber(), start.attempts(), session, targetInSession);
+                    removeVersionsOfALostStatus(session, targetInSession);
                     flush(targetInSession, session);
                     session.commitTransaction();
                     added.clear();
