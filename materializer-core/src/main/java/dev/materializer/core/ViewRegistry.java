@@ -21,7 +21,7 @@ import dev.materializer.core.incremental.ShapeAnalysis;
 import dev.materializer.core.incremental.ViewShape;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.InvalidViewException;
-import org.bson.BsonDocument;
+import dev.materializer.core.view.ViewFilter;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -187,7 +187,7 @@ final class ViewRegistry {
             if (!shape.isIncremental()) {
                 return whole;
             }
-            if (isRowVersion(change.fullDocument()) || isRowVersion(change.fullDocumentBeforeChange())) {
+            if (ViewFilter.isRowVersion(change.fullDocument()) || ViewFilter.isRowVersion(change.fullDocumentBeforeChange())) {
                 // What the upstream view's readers see moves at its flip, not at this write: recompute all
                 return OF_ANOTHER_VIEW;
             }
@@ -203,10 +203,6 @@ final class ViewRegistry {
             catch (RuntimeException ex) {
                 return AffectedKeys.fullPass("the keys of a change could not be read: " + ex);
             }
-        }
-
-        private static boolean isRowVersion(@Nullable BsonDocument document) {
-            return document != null && document.containsKey(dev.materializer.core.view.ViewFilter.TO_FIELD);
         }
 
         /** The document paths of a source whose values give this view's keys. */

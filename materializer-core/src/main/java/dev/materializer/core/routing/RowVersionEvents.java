@@ -42,21 +42,21 @@ final class RowVersionEvents {
         switch (change.operation()) {
             case INSERT, REPLACE -> {
                 BsonDocument version = change.fullDocument();
-                return isVersion(version) ? partitionOf(version) : null;
+                return ViewFilter.isRowVersion(version) ? partitionOf(version) : null;
             }
             case UPDATE -> {
                 BsonDocument version = change.fullDocument();
                 SourceChange.UpdatedFields update = change.update();
                 if (update != null && onlyTo(update)) {
                     // A close routes to its partition: the row leaves the next generation; a reopen changes nothing
-                    return isVersion(version) && isOpen(version) ? AffectedPartitions.NONE
+                    return ViewFilter.isRowVersion(version) && isOpen(version) ? AffectedPartitions.NONE
                             : version != null ? partitionOf(version) : fromStoredId(change.documentId());
                 }
-                return isVersion(version) ? partitionOf(version) : null;
+                return ViewFilter.isRowVersion(version) ? partitionOf(version) : null;
             }
             case DELETE -> {
                 BsonDocument before = change.fullDocumentBeforeChange();
-                if (isVersion(before) || before == null && isDefaultStoredId(change.documentId())) {
+                if (ViewFilter.isRowVersion(before) || before == null && isDefaultStoredId(change.documentId())) {
                     return AffectedPartitions.NONE;
                 }
                 return null;
@@ -65,10 +65,6 @@ final class RowVersionEvents {
                 return null;
             }
         }
-    }
-
-    private static boolean isVersion(@Nullable BsonDocument document) {
-        return document != null && document.containsKey(ViewFilter.TO_FIELD);
     }
 
     private static boolean isOpen(BsonDocument version) {

@@ -68,6 +68,19 @@ public record Generation(long number, @Nullable ObjectId legacy) {
         return null;
     }
 
+    /**
+     * Reads a generation as a decoded {@code Document} holds it: a {@code Long} or {@code Integer},
+     * or the {@code ObjectId} of a legacy one.
+     * @param value the stored value
+     * @return the generation, or null when the value names none
+     */
+    public static @Nullable Generation fromValue(@Nullable Object value) {
+        if (value instanceof Long || value instanceof Integer) {
+            return fromBson(new BsonInt64(((Number) value).longValue()));
+        }
+        return value instanceof ObjectId id ? legacy(id) : null;
+    }
+
     /** Whether an engine before row versions wrote it. */
     public boolean isLegacy() {
         return legacy != null;

@@ -83,7 +83,7 @@ public final class ViewFilter {
         }
         Object status = view.get(statusField);
         Object generation = status instanceof Document document ? document.get(ViewStatus.GENERATION_KEY) : null;
-        return of(partitionField, text, generationOf(generation));
+        return of(partitionField, text, Generation.fromValue(generation));
     }
 
     /**
@@ -97,6 +97,16 @@ public final class ViewFilter {
         BsonDocument filter = new BsonDocument(partitionField, new BsonString(partition));
         filter.putAll(rowsOf(generation));
         return filter;
+    }
+
+    /**
+     * Whether a document is a row version the engine wrote: it has {@value #TO_FIELD}, which no
+     * source document has (the scope guard reads such documents as rows of a view too).
+     * @param document a document, or null
+     * @return true for a row version
+     */
+    public static boolean isRowVersion(@Nullable BsonDocument document) {
+        return document != null && document.containsKey(TO_FIELD);
     }
 
     /**
@@ -116,16 +126,4 @@ public final class ViewFilter {
         return new BsonDocument(TO_FIELD, new BsonDocument("$gt", number))
             .append(FROM_FIELD, new BsonDocument("$lte", number));
     }
-
-    private static @Nullable Generation generationOf(@Nullable Object stored) {
-        if (stored instanceof Long || stored instanceof Integer) {
-            long number = ((Number) stored).longValue();
-            return number > 0 ? Generation.of(number) : null;
-        }
-        if (stored instanceof org.bson.types.ObjectId id) {
-            return Generation.legacy(id);
-        }
-        return null;
-    }
-
 }

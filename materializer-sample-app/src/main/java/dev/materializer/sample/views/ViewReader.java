@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import com.mongodb.client.model.Sorts;
+import dev.materializer.core.view.Generation;
 import dev.materializer.sample.InvalidInputException;
 import dev.materializer.sample.MaterializerFields;
 import dev.materializer.sample.NotFoundException;
@@ -16,7 +17,6 @@ import dev.materializer.spring.data.MaterializedViewNotFoundException;
 import dev.materializer.spring.data.MaterializedViewRows;
 import dev.materializer.spring.data.MaterializedViews;
 import org.bson.Document;
-import org.bson.types.ObjectId;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.domain.Sort;
@@ -162,9 +162,7 @@ public class ViewReader {
 
     /** The generation's number; the hex id of a generation written by an engine before row versions. */
     private static @Nullable String generationOf(@Nullable Object generation) {
-        if (generation instanceof Long || generation instanceof Integer) {
-            return generation.toString();
-        }
-        return generation instanceof ObjectId id ? id.toHexString() : null;
+        Generation read = Generation.fromValue(generation);
+        return read == null ? null : read.toString();
     }
 }
