@@ -27,6 +27,9 @@ public final class PassPlanner {
     /** The most keys a key-scoped pass takes; with more, a whole pass is cheaper. */
     public static final int MAX_KEYS = 1000;
 
+    /** Why a pass with more than {@link #MAX_KEYS} keys is whole. */
+    public static final String TOO_MANY_KEYS = "more than " + MAX_KEYS + " keys changed: a whole pass is cheaper";
+
     /** Reads the primary documents of key queries, within the view's partition. */
     @FunctionalInterface
     public interface KeyFinder {
@@ -86,7 +89,7 @@ public final class PassPlanner {
             return Plan.whole("the changes name no key");
         }
         if (all.size() > MAX_KEYS) {
-            return Plan.whole("more than " + MAX_KEYS + " keys changed: a whole pass is cheaper");
+            return Plan.whole(TOO_MANY_KEYS);
         }
         KeyRestriction restriction = KeyRestriction.of(shape);
         List<BsonValue> rowIds = all.stream().map(restriction::rowIdOf).toList();

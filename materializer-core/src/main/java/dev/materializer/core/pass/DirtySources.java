@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.materializer.core.incremental.AffectedKeys;
+import dev.materializer.core.incremental.PassPlanner;
 import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 
@@ -22,9 +23,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class DirtySources {
 
-    /** The most keys a view's marks hold; past it the view runs whole, which is then cheaper anyway. */
-    public static final int MAX_KEYS = 1000;
-
     /** Per source, the affected view ids; null means every view reading the source. */
     private final Map<String, @Nullable Set<String>> bySource = new HashMap<>();
 
@@ -39,8 +37,8 @@ public final class DirtySources {
 
     private static final AffectedKeys CATCH_UP = AffectedKeys.fullPass("a catch-up of the partition");
 
-    private static final AffectedKeys TOO_MANY = AffectedKeys.fullPass("more than " + MAX_KEYS
-            + " keys changed: a whole pass is cheaper");
+    /** Past the planner's bound the view runs whole anyway: the marks need not keep more keys. */
+    private static final AffectedKeys TOO_MANY = AffectedKeys.fullPass(PassPlanner.TOO_MANY_KEYS);
 
     /** A catch-up: every view of the partition, whatever it reads. */
     private boolean everything;
@@ -87,7 +85,7 @@ public final class DirtySources {
 
     private void addKeys(String viewId, AffectedKeys keys) {
         AffectedKeys merged = keysByView.merge(viewId, keys, AffectedKeys::union);
-        if (!merged.needsFullPass() && merged.keys().size() + merged.unknownOldKeyOf().size() > MAX_KEYS) {
+        if (!merged.needsFullPass() && merged.keys().size() + merged.unknownOldKeyOf().size() > PassPlanner.MAX_KEYS) {
             keysByView.put(viewId, TOO_MANY);
         }
     }

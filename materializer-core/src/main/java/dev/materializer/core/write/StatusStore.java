@@ -37,9 +37,6 @@ public final class StatusStore {
     /** The field of a view document that names its target. */
     private static final String TARGET_FIELD = "targetCollection";
 
-    /** Stands for "no generation yet" in a map that cannot hold null values while merging. */
-    private static final Generation NONE = Generation.of(Long.MAX_VALUE);
-
     private final ViewDocuments views;
 
     /**
@@ -170,11 +167,11 @@ public final class StatusStore {
                 if (target != null && target.isString()) {
                     Generation generation = statusOf(document.get(views.statusField())).generation();
                     // Two views writing one target are refused; were both here, the one that ran reads
-                    generations.merge(target.asString().getValue(), generation == null ? NONE : generation,
-                            (one, other) -> one == NONE ? other : one);
+                    if (generation != null || !generations.containsKey(target.asString().getValue())) {
+                        generations.put(target.asString().getValue(), generation);
+                    }
                 }
             });
-        generations.replaceAll((target, generation) -> generation == NONE ? null : generation);
         return generations;
     }
 
