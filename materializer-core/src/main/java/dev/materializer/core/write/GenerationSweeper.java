@@ -6,7 +6,6 @@ import java.time.Instant;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import dev.materializer.core.MaterializerOptions;
-import dev.materializer.core.hash.RowHasher;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewStatus;
@@ -37,9 +36,9 @@ final class GenerationSweeper {
 
     private final Duration generationGrace;
 
-    GenerationSweeper(MongoDatabase database, MaterializerOptions options) {
+    GenerationSweeper(MongoDatabase database, MaterializerOptions options, TargetRows rows) {
         this.database = database;
-        this.rows = new TargetRows(options.partitionField(), options.targetId(), new RowHasher());
+        this.rows = rows;
         this.generationGrace = options.generationGrace();
     }
 

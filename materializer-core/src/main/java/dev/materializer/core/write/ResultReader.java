@@ -98,6 +98,12 @@ final class ResultReader {
         return new Cursor(view, cursor);
     }
 
+    /** The error of a view whose result has more rows than it may: whole, or grown by a key-scoped pass. */
+    static ViewRunException overMaxRows(ViewDefinition view, int maxRows) {
+        return new ViewRunException("the result of view " + ViewKey.idText(view.id()) + " has more than " + maxRows
+                + " rows (maxRows)");
+    }
+
     private static ViewRunException pipelineFailure(MongoException failure) {
         if (MongoFailures.isInfrastructure(failure)) {
             throw failure;
@@ -136,8 +142,7 @@ final class ResultReader {
 
         private ResultRow rowOf(BsonDocument row) throws ViewRunException {
             if (++count > maxRows) {
-                throw new ViewRunException("the result of view " + ViewKey.idText(view.id()) + " has more than "
-                        + maxRows + " rows (maxRows)");
+                throw overMaxRows(view, maxRows);
             }
             BsonValue id = row.get("_id");
             if (id == null || id.isNull()) {

@@ -194,9 +194,7 @@ final class VersionedWriter {
 
         @Override
         public void both(ResultRow row, StoredRows.Stored stored) throws ViewRunException, PassSupersededException {
-            if (scope != null && !scope.contains(hasher.idKey(row.id()))) {
-                throw new OutsideKeyScopeException(row.id());
-            }
+            requireInScope(row);
             if (!row.hash().equals(stored.hash())) {
                 closed.add(stored.storedId());
                 add(row);
@@ -217,9 +215,7 @@ final class VersionedWriter {
         }
 
         private void add(ResultRow row) throws ViewRunException, PassSupersededException {
-            if (scope != null && !scope.contains(hasher.idKey(row.id()))) {
-                throw new OutsideKeyScopeException(row.id());
-            }
+            requireInScope(row);
             if (!verified) {
                 rows.verify(row.id(), view.partition());
                 verified = true;
@@ -227,6 +223,13 @@ final class VersionedWriter {
             added.add(row);
             rowsWritten++;
             flushWhenFull();
+        }
+
+        /** A key-scoped pass writes only the rows its keys give: any other proves its restriction wrong. */
+        private void requireInScope(ResultRow row) throws OutsideKeyScopeException {
+            if (scope != null && !scope.contains(hasher.idKey(row.id()))) {
+                throw new OutsideKeyScopeException(row.id());
+            }
         }
 
         private int pending() {
@@ -296,8 +299,7 @@ final class VersionedWriter {
             }
             long stored = target.countDocuments(rows.inGeneration(view.partition(), current));
             if (stored + growth > maxRows) {
-                throw new ViewRunException("the result of view " + dev.materializer.core.view.ViewKey.idText(view.id())
-                        + " has more than " + maxRows + " rows (maxRows)");
+                throw ResultReader.overMaxRows(view, maxRows);
             }
         }
 
@@ -310,29 +312,7 @@ final class VersionedWriter {
             }
             generation = taken;
             leased = true;
-            undoAttemptsAbove(currentNumber(), taken - 1, null, target);
-            removeVersionsOfALostStatus(null, target);
-        }
-
-        /**
-         * Before the first generation no version may be in the target: were there some, the status
-         * that named their generation was lost (an application replaced the view document without
-         * its status field), and their numbers could reappear as this attempt's. Readers see none of
-         * them (no generation is named), so they go before this attempt writes.
-         */
-        private void removeVersionsOfALostStatus(@Nullable ClientSession session,
-                MongoCollection<BsonDocument> collection) {
-            if (start.generation() != null) {
-                return;
-            }
-            BsonDocument versions = rows.versionsOf(view.partition());
-            long removed = session == null ? collection.deleteMany(versions).getDeletedCount()
-                    : collection.deleteMany(session, versions).getDeletedCount();
-            if (removed > 0) {
-                log.warn("View {}: its status names no generation but the target held {} row version(s) of it"
-                        + " (was the view document replaced without its status field?): they were removed and the"
-                        + " view is written again whole", view.key(), removed);
-            }
+            removeLeftovers(taken - 1, null, target);
         }
 
         /**
@@ -356,8 +336,7 @@ final class VersionedWriter {
                         throw new PassSupersededException("another pass holds or wrote the view since this one started");
                     }
                     generation = start.attempts() + 1;
-                    undoAttemptsAbove(currentNumber(), start.attempts(), session, targetInSession);
-                    removeVersionsOfALostStatus(session, targetInSession);
+                    removeLeftovers(start.attempts(), session, targetInSession);
                     flush(targetInSession, session);
                     session.commitTransaction();
                     added.clear();
@@ -391,17 +370,30 @@ final class VersionedWriter {
         }
 
         /**
-         * Removes the versions added by attempts above the current generation that did not flip,
-         * and reopens the versions they closed: no reader saw either.
+         * Removes what no reader sees and this attempt must not find: with a current generation, the
+         * versions added by attempts above it that did not flip (and it reopens the versions they
+         * closed); before the first generation, every version of the partition — there may be none,
+         * and any there are belong to a status that was lost (an application replaced the view
+         * document without its status field), whose numbers could reappear as this attempt's.
+         * @param lastAttempt the number of the last attempt before this one
          */
-        private void undoAttemptsAbove(long current, long lastAttempt, @Nullable ClientSession session,
+        private void removeLeftovers(long lastAttempt, @Nullable ClientSession session,
                 MongoCollection<BsonDocument> collection) {
+            String partition = view.partition();
+            if (start.generation() == null) {
+                long removed = deleteMany(collection, session, rows.versionsOf(partition));
+                if (removed > 0) {
+                    log.warn("View {}: its status names no generation but the target held {} row version(s) of it"
+                            + " (was the view document replaced without its status field?): they were removed and the"
+                            + " view is written again whole", view.key(), removed);
+                }
+                return;
+            }
+            long current = currentNumber();
             if (lastAttempt <= current) {
                 return;
             }
-            String partition = view.partition();
-            long removed = session == null ? collection.deleteMany(rows.addedAbove(partition, current)).getDeletedCount()
-                    : collection.deleteMany(session, rows.addedAbove(partition, current)).getDeletedCount();
+            long removed = deleteMany(collection, session, rows.addedAbove(partition, current));
             long reopened = session == null
                     ? collection.updateMany(rows.closedAbove(partition, current), TargetRows.reopen()).getModifiedCount()
                     : collection.updateMany(session, rows.closedAbove(partition, current), TargetRows.reopen())
@@ -480,6 +472,12 @@ final class VersionedWriter {
                         view.key(), ex.toString());
             }
         }
+    }
+
+    private static long deleteMany(MongoCollection<BsonDocument> collection, @Nullable ClientSession session,
+            BsonDocument filter) {
+        return (session == null ? collection.deleteMany(filter) : collection.deleteMany(session, filter))
+            .getDeletedCount();
     }
 
     private static void abortQuietly(ClientSession session) {

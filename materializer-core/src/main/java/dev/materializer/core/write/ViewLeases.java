@@ -39,10 +39,13 @@ final class ViewLeases {
 
     private final GenerationFlip flip;
 
-    ViewLeases(ViewDocuments views, Duration passLease) {
+    /**
+     * @param flip the fence whose filter of "the view as the pass found it" the take shares
+     */
+    ViewLeases(ViewDocuments views, Duration passLease, GenerationFlip flip) {
         this.views = views;
         this.passLease = passLease;
-        this.flip = new GenerationFlip(views);
+        this.flip = flip;
     }
 
     /**

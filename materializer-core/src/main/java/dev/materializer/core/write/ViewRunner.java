@@ -80,15 +80,15 @@ public final class ViewRunner {
         this.transactional = transactionsClient != null;
         this.statuses = new StatusStore(database, options);
         this.indexes = new TargetIndexes(database, options.partitionField());
-        this.sweeper = new GenerationSweeper(database, options);
         TargetRows rows = new TargetRows(options.partitionField(), options.targetId(), hasher);
+        this.sweeper = new GenerationSweeper(database, options, rows);
         ResultReader reader = new ResultReader(database, options, guard, hasher, rows);
         this.verifier = new ViewVerifier(database, statuses, reader, rows, hasher);
         ViewDocuments views = new ViewDocuments(database, options);
         GenerationFlip flip = new GenerationFlip(views);
         this.flip = flip;
         this.writer = new VersionedWriter(database, transactionsClient, options, reader, rows, hasher,
-                new ViewLeases(views, options.passLease()), flip);
+                new ViewLeases(views, options.passLease(), flip), flip);
     }
 
     /**
@@ -127,24 +127,23 @@ public final class ViewRunner {
             Map<String, @Nullable Generation> generations = statuses.currentGenerations(view.partition());
             mode = transactional ? WriteMode.TRANSACTION : WriteMode.GENERATION;
             Generation current = status.status().generation();
-            if (scope != null && (current == null || current.isLegacy())) {
-                return run(view, null).scoped(PassScope.FULL, "the view has no rows of its own yet");
-            }
+            // A view without versions of its own yet is written whole: its keys have no rows to replace
+            KeyScope keys = current == null || current.isLegacy() ? null : scope;
             WriteOutcome outcome;
             try {
-                outcome = writer.write(view, status.status(), generations, scope);
+                outcome = writer.write(view, status.status(), generations, keys);
             }
             catch (OutsideKeyScopeException ex) {
                 log.warn("View {}: {}; it runs whole", view.key(), ex.getMessage());
                 return run(view, null).scoped(PassScope.FULL, ex.getMessage());
             }
+            catch (ViewRunException ex) {
+                PassReport errored = new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started),
+                        ex.getMessage());
+                return scoped(errored, scope, keys);
+            }
             mode = outcome.mode();
-            PassReport report = confirmed(view, outcome, current, status.status().version(), started);
-            return scope == null ? report : report.scoped(PassScope.KEYS, scope.description());
-        }
-        catch (ViewRunException ex) {
-            PassReport errored = new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started), ex.getMessage());
-            return scope == null ? errored : errored.scoped(PassScope.KEYS, scope.description());
+            return scoped(confirmed(view, outcome, current, status.status().version(), started), scope, keys);
         }
         catch (PassSupersededException ex) {
             log.debug("View {}: {}; a later pass follows", view.key(), ex.getMessage());
@@ -235,6 +234,14 @@ public final class ViewRunner {
             throw new PassSupersededException("another pass wrote the view while this one found it unchanged");
         }
         return report(view, outcome, started);
+    }
+
+    /** The report with what the pass recomputed, when it was asked for a key scope. */
+    private static PassReport scoped(PassReport report, @Nullable KeyScope asked, @Nullable KeyScope ran) {
+        if (ran != null) {
+            return report.scoped(PassScope.KEYS, ran.description());
+        }
+        return asked == null ? report : report.scoped(PassScope.FULL, "the view has no rows of its own yet");
     }
 
     private static PassReport report(ViewDefinition view, WriteOutcome outcome, long started) {

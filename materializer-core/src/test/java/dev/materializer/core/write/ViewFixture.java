@@ -100,7 +100,7 @@ final class ViewFixture {
     }
 
     ViewLeases leases() {
-        return new ViewLeases(new ViewDocuments(database, options), options.passLease());
+        return new ViewLeases(new ViewDocuments(database, options), options.passLease(), flip());
     }
 
     GenerationFlip flip() {
