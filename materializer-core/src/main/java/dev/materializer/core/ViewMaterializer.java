@@ -175,8 +175,8 @@ public final class ViewMaterializer implements Materializer {
             log.info("MongoDB {}: transactions {}; views are written {}; change events over 16 MB {}",
                     capabilities.version() == null ? "(version unknown)" : capabilities.version(),
                     transactions ? "available" : "not available",
-                    transactions ? "in one transaction up to " + options.maxTransactionRows() + " rows, else by generation"
-                            : "by generation",
+                    transactions ? "in one transaction for a diff of up to " + options.maxTransactionRows()
+                            + " changed rows, else in groups" : "in groups",
                     capabilities.splitLargeEvents() ? "come split and are put together" : "are not split");
             feed.skew(ClockSkew.measure(database, options.checkpointsCollection()));
             EngineIndexes.ensure(database, options.viewsCollection(), options.partitionField(),

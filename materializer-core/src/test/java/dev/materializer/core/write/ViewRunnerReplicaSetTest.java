@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Runs of views on a real replica set, where small views are written in one transaction. */
+/** Runs of views on a real replica set, where small diffs are written in one transaction. */
 @MongoTest(MongoKind.REPLICA_SET)
 class ViewRunnerReplicaSetTest extends ViewRunnerContract {
 
