@@ -7,6 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
+import org.bson.BsonTimestamp;
+import org.jspecify.annotations.Nullable;
+
 /**
  * What a host (the Spring Boot starter, or any application) drives and observes of the engine.
  * {@link ViewMaterializer} is the implementation; the interface lets hosts and their tests depend on
@@ -109,6 +112,46 @@ public interface Materializer extends AutoCloseable {
         return snapshot().views().stream()
             .filter(view -> view.partition().equals(partition) && view.id().equals(id))
             .findFirst();
+    }
+
+    /**
+     * Waits until a view reflects every change of the collections it depends on that was
+     * acknowledged before this call — read-your-writes after the caller's own write. Answered by
+     * the instance that owns the view's partition; on another instance it waits, and answers
+     * false at the timeout, unless it comes to own the partition: there, use
+     * {@link #awaitFresh(String, String, String, BsonTimestamp, Duration)}.
+     * @param partition the partition
+     * @param id the text of the view's {@code _id}
+     * @param timeout the longest wait
+     * @return true when the view is fresh; false at the timeout, or while the view or one it reads
+     *     is errored
+     * @throws InterruptedException when interrupted while waiting
+     * @throws java.util.NoSuchElementException for a view this instance does not know
+     */
+    default boolean awaitFresh(String partition, String id, Duration timeout) throws InterruptedException {
+        throw new UnsupportedOperationException("this materializer cannot wait for a view to be fresh");
+    }
+
+    /**
+     * Waits until a view reflects a write the caller made to one of the collections it depends on.
+     * The instance that owns the view's partition answers as
+     * {@link #awaitFresh(String, String, Duration)} does; any other reads the view's status, in
+     * which every pass records, per collection, the cluster time of the newest change it applied.
+     * There a write that changes nothing the view reads records nothing, and the wait ends false
+     * at its timeout.
+     * @param partition the partition
+     * @param id the text of the view's {@code _id}
+     * @param collection the collection the caller wrote
+     * @param operationTime the operation time of the write (a session's
+     *     {@code getOperationTime()} after it), or null to wait for everything acknowledged before this call
+     * @param timeout the longest wait
+     * @return true when the view reflects the write; false at the timeout
+     * @throws InterruptedException when interrupted while waiting
+     * @throws java.util.NoSuchElementException for a view this instance does not know
+     */
+    default boolean awaitFresh(String partition, String id, String collection, @Nullable BsonTimestamp operationTime,
+            Duration timeout) throws InterruptedException {
+        return awaitFresh(partition, id, timeout);
     }
 
     /**

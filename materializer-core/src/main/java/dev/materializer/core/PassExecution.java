@@ -11,6 +11,7 @@ import java.util.function.Predicate;
 
 import com.mongodb.MongoException;
 import dev.materializer.core.graph.DependencyOrder;
+import dev.materializer.core.graph.Lineage;
 import dev.materializer.core.incremental.PassPlanner;
 import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.pass.PassScheduler;
@@ -21,6 +22,7 @@ import dev.materializer.core.view.ViewKey;
 import dev.materializer.core.view.ViewState;
 import dev.materializer.core.write.StatusStore;
 import dev.materializer.core.write.ViewRunner;
+import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -245,7 +247,7 @@ final class PassExecution implements PassScheduler.PassRunner {
             // Not the view's fault (unreachable server, stepdown, engine not started): it runs again.
             log.warn("View {} of partition {} could not run: {}; it runs again in {}", key.id(), key.partition(),
                     ex.getMessage(), Durations.text(options.rewatch()));
-            retryLater(view, retries);
+            retryLater(view, dirty, retries);
             report = new PassReport(key, WriteMode.NONE, PassOutcome.SUPERSEDED, 0, 0, Duration.ZERO, ex.getMessage());
             listener.onPassFinished(report);
             return report;
@@ -260,7 +262,7 @@ final class PassExecution implements PassScheduler.PassRunner {
         switch (report.outcome()) {
             case CHANGED, UNCHANGED -> {
                 registry.setState(key, RunState.OK, null);
-                writeStatus(view, ViewState.OK, null);
+                writeStatus(view, ViewState.OK, null, covered(view, dirty, retries));
                 if (report.outcome() == PassOutcome.CHANGED) {
                     dirty.addAll(view.targetCollection());
                 }
@@ -279,7 +281,7 @@ final class PassExecution implements PassScheduler.PassRunner {
             case SUPERSEDED -> {
                 log.info("View {} of partition {} gave way ({}); it runs again in {}", key.id(), key.partition(),
                         report.error(), Durations.text(options.rewatch()));
-                retryLater(view, retries);
+                retryLater(view, dirty, retries);
             }
         }
         if (report.outcome() == PassOutcome.CHANGED || report.outcome() == PassOutcome.SUPERSEDED
@@ -325,16 +327,52 @@ final class PassExecution implements PassScheduler.PassRunner {
         }
     }
 
-    /** The view runs again: every source it reads stays marked for it, so every checkpoint keeps it pending. */
-    private static void retryLater(ViewDefinition view, DirtySources retries) {
+    /**
+     * The view runs again: every source it reads stays marked for it, so every checkpoint keeps it
+     * pending, with the cluster times of its marks, so that its next run covers them.
+     */
+    private static void retryLater(ViewDefinition view, DirtySources dirty, DirtySources retries) {
         for (String source : view.collections()) {
             retries.add(source, List.of(view.key().id()));
+            retries.noteClusterTime(source, dirty.clusterTimeOf(source));
         }
     }
 
+    /**
+     * What a view that just ran ok has applied: per collection of its lineage marked in this pass,
+     * the time of the newest change marked. Only when every view upstream of it is ok and none of
+     * them was handed back in this pass, as its rows are then built on theirs; else nothing (a wait
+     * for freshness waits on).
+     */
+    private Map<String, BsonTimestamp> covered(ViewDefinition view, DirtySources dirty, DirtySources retries) {
+        if (dirty.clusterTime() == null) {
+            return Map.of();
+        }
+        Lineage lineage = Lineage.of(view, registry.views(view.partition()));
+        for (ViewDefinition upstream : lineage.upstream()) {
+            if (registry.state(upstream.key()) != RunState.OK
+                    || retries.affects(upstream.key().id(), upstream.collections())) {
+                return Map.of();
+            }
+        }
+        Map<String, BsonTimestamp> covered = new HashMap<>();
+        for (String collection : lineage.collections()) {
+            BsonTimestamp time = dirty.clusterTimeOf(collection);
+            if (time != null) {
+                covered.put(collection, time);
+            }
+        }
+        return covered;
+    }
+
     private void writeStatus(ViewDefinition view, ViewState state, @Nullable String error) {
+        writeStatus(view, state, error, Map.of());
+    }
+
+    private void writeStatus(ViewDefinition view, ViewState state, @Nullable String error,
+            Map<String, BsonTimestamp> covered) {
         try {
-            status.write(view, state, error, clock.now());
+            status.write(view, state, error, clock.now(), covered);
         }
         catch (MongoException ex) {
             log.warn("The status of view {} was not written: {}", view.key(), ex.getMessage());

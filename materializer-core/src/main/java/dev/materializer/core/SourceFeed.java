@@ -216,6 +216,20 @@ final class SourceFeed implements StreamListener {
         return behind;
     }
 
+    /**
+     * Whether the stream of a collection handed the router every event committed before a moment
+     * (see {@link CollectionStream#caughtUpSince}), or an event after a cluster time; false for a
+     * collection not watched.
+     * @param collection the collection
+     * @param sinceNanos the moment, in {@link System#nanoTime()}
+     * @param clusterTime a cluster time at or after the changes in question, when known
+     */
+    boolean heard(String collection, long sinceNanos, org.bson.@Nullable BsonTimestamp clusterTime) {
+        CollectionStream stream = streams.get(collection);
+        return stream != null
+                && (stream.caughtUpSince(sinceNanos) || (clusterTime != null && stream.heardAfter(clusterTime)));
+    }
+
     @Nullable Duration lag() {
         return lag;
     }

@@ -46,6 +46,9 @@ public final class DirtySources {
     /** The cluster time of the newest event marked, when known: a pass reads at or after it. */
     private @Nullable BsonTimestamp clusterTime;
 
+    /** Per source, the cluster time of its newest event marked, when known: what a pass covers of it. */
+    private final Map<String, BsonTimestamp> newestBySource = new HashMap<>();
+
     /**
      * Marks a source changed for every view reading it.
      * @param source the source
@@ -121,9 +124,33 @@ public final class DirtySources {
         }
     }
 
+    /**
+     * Notes the cluster time of an event of a source marked here; the set keeps the newest, overall
+     * and per source.
+     * @param source the source of the event
+     * @param time the event's cluster time, or null when unknown
+     */
+    public void noteClusterTime(String source, @Nullable BsonTimestamp time) {
+        noteClusterTime(time);
+        if (time != null) {
+            newestBySource.merge(source, time, (one, other) -> one.compareTo(other) >= 0 ? one : other);
+        }
+    }
+
     /** The cluster time of the newest event marked, when known. */
     public @Nullable BsonTimestamp clusterTime() {
         return clusterTime;
+    }
+
+    /**
+     * The cluster time of the newest event of a source marked here: a pass that took this set and
+     * ran a view reading the source applied every change of it up to that time (a stream hands its
+     * events over in order).
+     * @param source the source
+     * @return the time, or null when no event of the source with a known time is marked
+     */
+    public @Nullable BsonTimestamp clusterTimeOf(String source) {
+        return newestBySource.get(source);
     }
 
     /** Marks every view of the partition, whatever it reads: a catch-up. */
@@ -138,6 +165,7 @@ public final class DirtySources {
     public void addAll(DirtySources other) {
         everything |= other.everything;
         noteClusterTime(other.clusterTime);
+        other.newestBySource.forEach(this::noteClusterTime);
         other.bySource.forEach((source, views) -> {
             if (views == null) {
                 addAll(source);

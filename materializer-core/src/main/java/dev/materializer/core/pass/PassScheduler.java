@@ -85,6 +85,12 @@ public final class PassScheduler {
 
     private final int catchUpLimit;
 
+    /** Per partition, how many passes have taken marks: the number of the newest take. */
+    private final Map<String, Long> takes = new HashMap<>();
+
+    /** Per partition, the newest pass that ended: its take's number and the marks it handed back. */
+    private final Map<String, Ended> ended = new HashMap<>();
+
     private long catchUpsDone;
 
     private long catchUpsTotal;
@@ -147,7 +153,7 @@ public final class PassScheduler {
             org.bson.@Nullable BsonTimestamp clusterTime) {
         DirtySources marks = new DirtySources();
         marks.add(source, viewIds);
-        marks.noteClusterTime(clusterTime);
+        marks.noteClusterTime(source, clusterTime);
         mark(partition, marks);
     }
 
@@ -164,7 +170,7 @@ public final class PassScheduler {
             org.bson.@Nullable BsonTimestamp clusterTime) {
         DirtySources marks = new DirtySources();
         marks.add(source, keysByView);
-        marks.noteClusterTime(clusterTime);
+        marks.noteClusterTime(source, clusterTime);
         mark(partition, marks);
     }
 
@@ -296,7 +302,7 @@ public final class PassScheduler {
             DirtySources sources = take(partition);
             try {
                 if (!sources.isEmpty()) {
-                    runTaken(partition, sources);
+                    runTaken(partition, sources, takeNumber(partition));
                 }
             }
             finally {
@@ -307,7 +313,7 @@ public final class PassScheduler {
         return true;
     }
 
-    private void runTaken(String partition, DirtySources sources) {
+    private void runTaken(String partition, DirtySources sources, long number) {
         DirtySources again = new DirtySources();
         try {
             again = runner.runPass(partition, sources.copy());
@@ -319,7 +325,7 @@ public final class PassScheduler {
         finally {
             // The retry goes back before the taken marks are let go, so a checkpoint always sees one of them.
             retry(partition, again);
-            release(partition);
+            release(partition, number, again);
         }
     }
 
@@ -350,12 +356,54 @@ public final class PassScheduler {
             return new DirtySources();
         }
         taken.put(partition, sources);
+        takes.merge(partition, 1L, Long::sum);
         log.debug("The pass of partition {} takes {}", partition, sources);
         return sources;
     }
 
-    private synchronized void release(String partition) {
+    private synchronized long takeNumber(String partition) {
+        return takes.getOrDefault(partition, 0L);
+    }
+
+    private synchronized void release(String partition, long number, DirtySources handedBack) {
         taken.remove(partition);
+        ended.put(partition, new Ended(number, handedBack.isEmpty() ? null : handedBack.copy()));
+    }
+
+    /** The newest pass of a partition that ended: the number of its take, and what it handed back to run again. */
+    private record Ended(long take, @Nullable DirtySources handedBack) {
+    }
+
+    /**
+     * Where the passes of a partition stand for some of its sources: for a caller waiting until the
+     * changes it knows of are applied. Marks heard before this call are either still pending here,
+     * or were taken by a pass numbered at most {@link PassProgress#takes()}.
+     * @param partition the partition
+     * @param sources the sources the caller cares about
+     * @return one consistent picture, taken under the scheduler's lock
+     */
+    public synchronized PassProgress progress(String partition, Collection<String> sources) {
+        DirtySources waiting = dirty.get(partition);
+        DirtySources running = taken.get(partition);
+        Ended last = ended.get(partition);
+        return new PassProgress(takes.getOrDefault(partition, 0L), last == null ? 0 : last.take(),
+                last != null && touches(last.handedBack(), sources),
+                touches(waiting, sources) || touches(running, sources));
+    }
+
+    private static boolean touches(@Nullable DirtySources marks, Collection<String> sources) {
+        return marks != null && sources.stream().anyMatch(marks::contains);
+    }
+
+    /**
+     * Where the passes of a partition stand.
+     *
+     * @param takes how many passes have taken marks so far (the number of the newest take)
+     * @param lastEnded the number of the newest take whose pass ended, 0 when none did
+     * @param lastEndedHandedBack whether that pass handed back marks of the sources asked about, to run again
+     * @param pending whether marks of those sources wait for a pass or are taken by one not ended
+     */
+    public record PassProgress(long takes, long lastEnded, boolean lastEndedHandedBack, boolean pending) {
     }
 
     /**

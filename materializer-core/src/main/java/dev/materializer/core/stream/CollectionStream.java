@@ -19,6 +19,7 @@ import dev.materializer.core.time.Backoff;
 import dev.materializer.core.time.EngineClock;
 import dev.materializer.core.time.Durations;
 import org.bson.BsonDocument;
+import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -105,6 +106,9 @@ public final class CollectionStream {
     private volatile boolean polledEmpty;
 
     private volatile @Nullable CountDownLatch waiting;
+
+    /** The cluster time of the newest event the listener took; {@link #heardAfter} reads it. */
+    private volatile @Nullable BsonTimestamp heardThrough;
 
     private @Nullable Thread thread;
 
@@ -200,6 +204,18 @@ public final class CollectionStream {
      */
     public boolean caughtUpSince(long nanos) {
         return open && polledEmpty && lastEmptyPoll - nanos >= 0;
+    }
+
+    /**
+     * Whether the listener took an event of a cluster time after the given one: events come in the
+     * order of their cluster times, so every event up to it was handed over before. Answers for a
+     * stream that never idles, where {@link #caughtUpSince} would wait for a pause.
+     * @param clusterTime the cluster time
+     * @return true when a later event was handed over
+     */
+    public boolean heardAfter(BsonTimestamp clusterTime) {
+        BsonTimestamp heard = heardThrough;
+        return heard != null && heard.compareTo(clusterTime) > 0;
     }
 
     /** The watched collection. */
@@ -349,6 +365,11 @@ public final class CollectionStream {
                     if (change == null) {
                         // Closed while the event waited: the token stays before it, so a restart reads it again.
                         break;
+                    }
+                    BsonTimestamp time = change.clusterTime();
+                    BsonTimestamp before = heardThrough;
+                    if (time != null && (before == null || time.compareTo(before) > 0)) {
+                        heardThrough = time;
                     }
                     SourceChange.Operation operation = change.operation();
                     if (endsTheStream(operation)) {

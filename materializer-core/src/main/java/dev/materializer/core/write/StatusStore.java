@@ -10,10 +10,12 @@ import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewState;
+import dev.materializer.core.view.CoveredTimes;
 import dev.materializer.core.view.ViewStatus;
 import com.mongodb.client.MongoDatabase;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
+import org.bson.BsonTimestamp;
 import org.bson.BsonInt32;
 import org.bson.BsonString;
 import org.bson.BsonValue;
@@ -57,11 +59,43 @@ public final class StatusStore {
      * @param at when (host time)
      */
     public void write(ViewDefinition view, ViewState state, @Nullable String lastError, Instant at) {
+        write(view, state, lastError, at, Map.of());
+    }
+
+    /**
+     * Writes the state of a view and raises the cluster times of the changes it has applied (see
+     * {@link CoveredTimes}), in one update.
+     * @param view the view
+     * @param state its state
+     * @param lastError why it is errored; null unsets the stored error
+     * @param at when (host time)
+     * @param covered per collection, the cluster time of the newest change applied; may be empty
+     */
+    public void write(ViewDefinition view, ViewState state, @Nullable String lastError, Instant at,
+            Map<String, BsonTimestamp> covered) {
         BsonDocument update = update(state, lastError, at);
         if (state == ViewState.OK) {
             update.getDocument("$set").append(views.status(FINGERPRINT_FIELD), new BsonString(view.fingerprint()));
         }
+        if (!covered.isEmpty()) {
+            update.append("$max", CoveredTimes.raise(views::status, covered));
+        }
         views.collection().updateOne(views.filter(view), update);
+    }
+
+    /**
+     * Reads the status field of a view as stored, for what {@link ViewStatus} does not model (the
+     * {@link CoveredTimes}).
+     * @param view the view
+     * @return the status field, or null when the document or its status is missing
+     */
+    public @Nullable BsonDocument readStored(ViewDefinition view) {
+        BsonDocument document = views.collection()
+            .find(views.filter(view))
+            .projection(Projections.include(views.statusField()))
+            .first();
+        BsonValue stored = document == null ? null : document.get(views.statusField());
+        return stored != null && stored.isDocument() ? stored.asDocument() : null;
     }
 
     /**
@@ -112,11 +146,7 @@ public final class StatusStore {
      * @return its status; {@link ViewStatus#NONE} when the document or its status is missing
      */
     public ViewStatus read(ViewDefinition view) {
-        BsonDocument document = views.collection()
-            .find(views.filter(view))
-            .projection(Projections.include(views.statusField()))
-            .first();
-        return document == null ? ViewStatus.NONE : statusOf(document.get(views.statusField()));
+        return ViewStatus.fromBson(readStored(view));
     }
 
     /**

@@ -327,4 +327,33 @@ class PassSchedulerTest {
         assertThat(backlog.armed()).isEmpty();
         assertThat(backlog.stuck()).as("stopped on purpose: the last checkpoint names it").isEmpty();
     }
+
+    @Test
+    void progressNumbersTheTakesAndSaysWhatTheNewestEndedPassHandedBack() throws InterruptedException {
+        List<String> handBack = Collections.synchronizedList(new ArrayList<>(List.of("orders")));
+        PassScheduler handing = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes, (partition, dirty) -> {
+            DirtySources again = new DirtySources();
+            if (!handBack.isEmpty()) {
+                again.addAll(handBack.remove(0));
+            }
+            return again;
+        });
+        Set<String> orders = Set.of("orders");
+        assertThat(handing.progress("acme", orders)).isEqualTo(new PassScheduler.PassProgress(0, 0, false, false));
+
+        handing.markDirty("acme", "orders");
+        assertThat(handing.progress("acme", orders).pending()).isTrue();
+        assertThat(handing.progress("acme", Set.of("products")).pending()).as("marks of another source").isFalse();
+
+        clock.advance(DEBOUNCE);
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+        assertThat(handing.progress("acme", orders))
+            .as("pass 1 handed orders back: pending again, for a retry")
+            .isEqualTo(new PassScheduler.PassProgress(1, 1, true, true));
+
+        clock.advance(RETRY);
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+        assertThat(handing.progress("acme", orders)).isEqualTo(new PassScheduler.PassProgress(2, 2, false, false));
+        assertThat(handing.progress("globex", orders)).isEqualTo(new PassScheduler.PassProgress(0, 0, false, false));
+    }
 }

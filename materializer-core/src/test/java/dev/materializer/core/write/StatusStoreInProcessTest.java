@@ -1,7 +1,9 @@
 package dev.materializer.core.write;
 
 import java.time.Instant;
+import java.util.Map;
 
+import dev.materializer.core.view.CoveredTimes;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewState;
@@ -11,6 +13,7 @@ import dev.materializer.testing.MongoTest;
 import dev.materializer.testing.TestMongo;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
+import org.bson.BsonTimestamp;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -87,5 +90,25 @@ class StatusStoreInProcessTest {
         assertThat(store.read(view)).isEqualTo(ViewStatus.NONE);
         fixture.views().deleteMany(new BsonDocument());
         assertThat(store.read(view)).isEqualTo(ViewStatus.NONE);
+    }
+
+    @Test
+    void coveredTimesOnlyGrowAndKeepCollectionNamesWithDots(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo);
+        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        StatusStore store = new StatusStore(mongo.database(), fixture.options);
+        BsonTimestamp early = new BsonTimestamp(100, 1);
+        BsonTimestamp late = new BsonTimestamp(100, 7);
+
+        store.write(view, ViewState.OK, null, AT, Map.of("shop.orders", late, "products", early));
+        store.write(view, ViewState.OK, null, AT.plusSeconds(1), Map.of("shop.orders", early, "products", late));
+
+        BsonDocument stored = store.readStored(view);
+        assertThat(CoveredTimes.of(stored, "shop.orders")).as("an older time does not lower it").isEqualTo(late);
+        assertThat(CoveredTimes.of(stored, "products")).isEqualTo(late);
+        assertThat(CoveredTimes.of(stored, "shop")).isNull();
+        assertThat(CoveredTimes.of(stored, "customers")).isNull();
+        assertThat(CoveredTimes.key("a.b%2E")).isEqualTo("a%2Eb%252E");
+        assertThat(store.read(view).state()).as("the rest of the status is as before").isEqualTo(ViewState.OK);
     }
 }

@@ -1,0 +1,175 @@
+package dev.materializer.core.engine;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+import com.mongodb.client.MongoChangeStreamCursor;
+import com.mongodb.client.model.changestream.ChangeStreamDocument;
+import dev.materializer.core.EngineProbe;
+import dev.materializer.core.Materializer;
+import dev.materializer.core.cluster.Rendezvous;
+import dev.materializer.core.time.ManualClock;
+import dev.materializer.core.view.CoveredTimes;
+import dev.materializer.testing.TestMongo;
+import org.bson.BsonDocument;
+import org.bson.BsonTimestamp;
+import org.bson.Document;
+import org.junit.jupiter.api.Test;
+
+import static dev.materializer.core.engine.MaterializerScenarios.REVENUE;
+import static dev.materializer.core.engine.MaterializerScenarios.order;
+import static dev.materializer.core.engine.MaterializerScenarios.row;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Read-your-writes: {@link Materializer#awaitFresh} returns once the view reflects a write made
+ * before it, on the instance that owns the partition and on one that does not. The engines run on
+ * a manual clock, so no pass can run before the test moves it: a wait that returned before would
+ * have returned too early.
+ */
+abstract class ReadYourWritesScenarios {
+
+    private static final Duration LONG = Duration.ofSeconds(30);
+
+    @Test
+    void aWriterWaitsUntilTheViewReflectsItsWrite(TestMongo mongo) throws Exception {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+            assertThat(f.engine.awaitFresh("acme", "revenue", LONG)).as("nothing written since the start").isTrue();
+
+            f.events.clear();
+            f.collection("orders").insertOne(order("o2", "acme", "apple", 1, 4));
+            CompletableFuture<Boolean> fresh = waitInTheBackground(f.engine, "acme", "revenue");
+            heardEverything(f);
+
+            assertThat(fresh).as("heard, but its pass waits for the debounce").isNotDone();
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 6));
+
+            f.settle();
+            assertThat(fresh.get(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 10));
+        }
+    }
+
+    @Test
+    void aViewOverAViewIsFreshOnceTheViewItReadsHasRunBeforeIt(TestMongo mongo) throws Exception {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.defineView("top", "acme", List.of("revenue"), "top",
+                    "{\"$match\": {\"revenue\": {\"$gte\": 10}}}", "{\"$project\": {\"_id\": \"$_id.id\", \"revenue\": 1}}");
+            f.start();
+            assertThat(f.rows("top", "top")).isEmpty();
+
+            f.collection("orders").insertOne(order("o2", "acme", "apple", 1, 4));
+            CompletableFuture<Boolean> fresh = waitInTheBackground(f.engine, "acme", "top");
+            heardEverything(f);
+            assertThat(fresh).isNotDone();
+
+            f.settle();
+            assertThat(fresh.get(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            assertThat(f.rows("top", "top")).containsExactly(row("apple", "revenue", 10));
+        }
+    }
+
+    @Test
+    void aWaitForAnErroredViewEndsFalseAtItsTimeoutAndAnUnknownViewIsSaidSo(TestMongo mongo) throws Exception {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
+            f.defineView("broken", "acme", List.of("orders"), "broken", "{\"$out\": \"elsewhere\"}");
+            f.start();
+
+            assertThat(f.engine.awaitFresh("acme", "broken", Duration.ofMillis(200))).isFalse();
+            assertThatThrownBy(() -> f.engine.awaitFresh("acme", "nope", Duration.ofMillis(200)))
+                .isInstanceOf(NoSuchElementException.class)
+                .hasMessageContaining("nope");
+        }
+    }
+
+    @Test
+    void anInstanceThatDoesNotOwnThePartitionWaitsForWhatTheOwnerRecordedInTheStatus(TestMongo mongo)
+            throws Exception {
+        ManualClock clock = new ManualClock();
+        try (EngineFixture a = new EngineFixture(mongo, clock, builder -> builder.instanceId("node-a"));
+                EngineFixture b = new EngineFixture(mongo, clock, builder -> builder.instanceId("node-b"))) {
+            String tenant = IntStream.range(0, 100).mapToObj(p -> "t" + p)
+                .filter(partition -> Rendezvous.owner(partition, List.of("node-a", "node-b")).equals("node-a"))
+                .findFirst().orElseThrow();
+            a.collection("orders").insertOne(order("o1", tenant, "apple", 2, 3));
+            a.defineView("revenue", tenant, List.of("orders"), "revenue", REVENUE);
+            a.start();
+            b.start();
+            clock.advance(a.options.partitionLease().dividedBy(3));
+            await().atMost(RecordingListener.WAIT)
+                .until(() -> EngineProbe.liveInstances(a.engine).equals(Set.of("node-a", "node-b"))
+                        && EngineProbe.liveInstances(b.engine).equals(Set.of("node-a", "node-b")));
+            a.settle();
+            b.settle();
+
+            BsonTimestamp written;
+            try (MongoChangeStreamCursor<ChangeStreamDocument<Document>> watch = a.collection("orders").watch().cursor()) {
+                a.collection("orders").insertOne(order("o2", tenant, "apple", 1, 4));
+                written = clusterTimeOfNext(watch);
+            }
+            CompletableFuture<Boolean> fresh = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return b.engine.awaitFresh(tenant, "revenue", "orders", written, LONG);
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            });
+            heardEverything(a);
+            heardEverything(b);
+            assertThat(fresh).as("node-a's pass waits for the debounce").isNotDone();
+
+            a.settle();
+            assertThat(fresh.get(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            assertThat(a.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 10));
+            BsonDocument status = BsonDocument.parse(a.status("revenue").toJson());
+            assertThat(CoveredTimes.of(status, "orders")).as("the owner recorded the time of the write").isEqualTo(written);
+        }
+    }
+
+    /**
+     * Waits until the engine's streams heard everything written so far: a wait that returned before
+     * the pass would have had its chance to by then.
+     */
+    private static void heardEverything(EngineFixture f) {
+        long now = System.nanoTime();
+        await().atMost(RecordingListener.WAIT).until(() -> EngineProbe.quiescence(f.engine, now).streamsBehind().isEmpty());
+    }
+
+    private static CompletableFuture<Boolean> waitInTheBackground(Materializer engine, String partition, String id) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return engine.awaitFresh(partition, id, LONG);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        });
+    }
+
+    private static BsonTimestamp clusterTimeOfNext(MongoChangeStreamCursor<ChangeStreamDocument<Document>> watch) {
+        long until = System.nanoTime() + RecordingListener.WAIT.toNanos();
+        while (System.nanoTime() < until) {
+            ChangeStreamDocument<Document> event = watch.tryNext();
+            if (event != null) {
+                return event.getClusterTime();
+            }
+        }
+        throw new AssertionError("the test's own stream heard no event");
+    }
+}
