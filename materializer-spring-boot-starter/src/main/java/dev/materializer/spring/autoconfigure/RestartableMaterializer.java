@@ -13,6 +13,8 @@ import dev.materializer.core.VerifyReport;
 import dev.materializer.core.ViewPage;
 import dev.materializer.core.ViewQuery;
 import dev.materializer.core.ViewSnapshot;
+import org.bson.BsonTimestamp;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The starter's {@link Materializer} bean: it answers with the current engine, and
@@ -102,6 +104,17 @@ final class RestartableMaterializer implements Materializer {
     @Override
     public Optional<ViewSnapshot> view(String partition, String id) {
         return this.current.view(partition, id);
+    }
+
+    @Override
+    public boolean awaitFresh(String partition, String id, Duration timeout) throws InterruptedException {
+        return this.current.awaitFresh(partition, id, timeout);
+    }
+
+    @Override
+    public boolean awaitFresh(String partition, String id, String collection, @Nullable BsonTimestamp operationTime,
+            Duration timeout) throws InterruptedException {
+        return this.current.awaitFresh(partition, id, collection, operationTime, timeout);
     }
 
     @Override

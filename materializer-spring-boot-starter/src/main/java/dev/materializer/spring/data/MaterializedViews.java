@@ -1,14 +1,20 @@
 package dev.materializer.spring.data;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
+import com.mongodb.client.ClientSession;
 import com.mongodb.client.FindIterable;
 import com.mongodb.client.MongoCollection;
+import dev.materializer.core.Materializer;
 import dev.materializer.core.view.ViewFilter;
+import org.bson.BsonTimestamp;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.jspecify.annotations.Nullable;
@@ -52,11 +58,25 @@ public final class MaterializedViews {
 
     private final Set<String> engineFields;
 
+    private final Supplier<@Nullable Materializer> engine;
+
     /**
+     * A reader without an engine: {@link #awaitFresh} is refused.
      * @param mongo where the views and their targets are
      * @param naming the views collection and the fields shared with the engine
      */
     public MaterializedViews(MongoOperations mongo, ViewNaming naming) {
+        this(mongo, naming, () -> null);
+    }
+
+    /**
+     * @param mongo where the views and their targets are
+     * @param naming the views collection and the fields shared with the engine
+     * @param engine the application's engine, asked at each {@link #awaitFresh}; it may give null
+     *     where no engine runs
+     */
+    public MaterializedViews(MongoOperations mongo, ViewNaming naming, Supplier<@Nullable Materializer> engine) {
+        this.engine = engine;
         this.mongo = mongo;
         this.naming = naming;
         this.queryMapper = new QueryMapper(mongo.getConverter());
@@ -156,6 +176,66 @@ public final class MaterializedViews {
         }
         Document status = document.get(this.naming.statusField()) instanceof Document given ? given : new Document();
         return new MaterializedViewRows<>(document, status, List.copyOf(rows));
+    }
+
+    /**
+     * Waits until a view reflects every write to the collections it depends on that was
+     * acknowledged before this call: read-your-writes, for a read right after the caller's own
+     * write. Answered by the instance that owns the tenant; see
+     * {@link Materializer#awaitFresh(String, String, Duration)}.
+     * @param tenant the tenant
+     * @param view the view's id, or an id pattern with {@value ViewTemplate#TENANT}
+     * @param timeout the longest wait
+     * @return true when the view is fresh; false at the timeout (or while the view is errored)
+     * @throws InterruptedException when interrupted while waiting
+     * @throws MaterializedViewNotFoundException when the engine knows no such view
+     * @throws IllegalStateException when no engine runs in this application
+     */
+    public boolean awaitFresh(String tenant, String view, Duration timeout) throws InterruptedException {
+        String id = view.replace(ViewTemplate.TENANT, tenant);
+        try {
+            return engine().awaitFresh(tenant, id, timeout);
+        }
+        catch (NoSuchElementException ex) {
+            throw new MaterializedViewNotFoundException(tenant, id, this.naming.viewsCollection());
+        }
+    }
+
+    /**
+     * Waits until a view reflects a write the caller made in a session to one of the collections
+     * it depends on: on any instance, also one that does not own the tenant, which reads the
+     * times the owner's passes record in the view's status. See
+     * {@link Materializer#awaitFresh(String, String, String, BsonTimestamp, Duration)}.
+     * @param tenant the tenant
+     * @param view the view's id, or an id pattern with {@value ViewTemplate#TENANT}
+     * @param collection the collection written
+     * @param session the session of the write (with {@code MongoTemplate.withSession(session)}), whose
+     *     operation time is the write's; a server without sessions gives none, and the wait is then
+     *     for everything acknowledged before this call
+     * @param timeout the longest wait
+     * @return true when the view reflects the write; false at the timeout
+     * @throws InterruptedException when interrupted while waiting
+     * @throws MaterializedViewNotFoundException when the engine knows no such view
+     * @throws IllegalStateException when no engine runs in this application
+     */
+    public boolean awaitFresh(String tenant, String view, String collection, ClientSession session, Duration timeout)
+            throws InterruptedException {
+        String id = view.replace(ViewTemplate.TENANT, tenant);
+        try {
+            return engine().awaitFresh(tenant, id, collection, session.getOperationTime(), timeout);
+        }
+        catch (NoSuchElementException ex) {
+            throw new MaterializedViewNotFoundException(tenant, id, this.naming.viewsCollection());
+        }
+    }
+
+    private Materializer engine() {
+        Materializer materializer = this.engine.get();
+        if (materializer == null) {
+            throw new IllegalStateException("no materializer runs in this application: a wait for a fresh view "
+                    + "needs the engine (materializer.enabled=true and a MongoClient bean)");
+        }
+        return materializer;
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.materializer.spring.autoconfigure.data;
 
+import dev.materializer.core.Materializer;
 import dev.materializer.spring.autoconfigure.MaterializerProperties;
 import dev.materializer.spring.data.MaterializedViews;
 import dev.materializer.spring.data.ViewNaming;
@@ -7,6 +8,7 @@ import dev.materializer.spring.data.ViewTemplate;
 import dev.materializer.spring.data.ViewTemplates;
 
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -33,8 +35,9 @@ public final class MaterializerDataAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    MaterializedViews materializedViews(MongoOperations mongo, MaterializerProperties properties) {
-        return new MaterializedViews(mongo, naming(properties));
+    MaterializedViews materializedViews(MongoOperations mongo, MaterializerProperties properties,
+            ObjectProvider<Materializer> engine) {
+        return new MaterializedViews(mongo, naming(properties), engine::getIfAvailable);
     }
 
     @Bean
