@@ -52,6 +52,12 @@ import org.jspecify.annotations.Nullable;
  * scanned the whole target, and a pass over 10,000 rows took minutes (the examined counts of a
  * target show it either way).
  *
+ * <p>And one for the client's memory: an {@code aggregate} is answered in batches of its
+ * {@code cursor.batchSize}, the rest served by {@code getMore}s, as MongoDB does
+ * ({@link AggregateBatches}); the plain backend puts the whole result in the first batch, so the
+ * driver of the engine held a whole view's result at once. {@code new CountingBackend(false)} keeps
+ * the plain backend's single batch, to measure what that did.
+ *
  * <p>Counts are kept per full collection name ({@code db.collection}) for the life of the backend and
  * read as {@link Snapshot}s; the difference of two is what happened between them. The counting
  * costs the server's threads, not the engine's.
@@ -76,6 +82,21 @@ final class CountingBackend extends MemoryBackend {
 
     private final Map<String, Map<String, LongAdder>> counts = new ConcurrentHashMap<>();
 
+    private final boolean batchedAggregates;
+
+    /** Aggregates answered in batches of their {@code cursor.batchSize}, as MongoDB does. */
+    CountingBackend() {
+        this(true);
+    }
+
+    /**
+     * @param batchedAggregates whether an aggregate is answered in batches of its
+     *     {@code cursor.batchSize} (MongoDB), or whole in its first batch (the plain backend)
+     */
+    CountingBackend(boolean batchedAggregates) {
+        this.batchedAggregates = batchedAggregates;
+    }
+
     /** What the server is answering on this thread: the command's kind, and an aggregation's leading match. */
     private record Context(String kind, @Nullable String collection, @Nullable Document leadingMatch) {
 
@@ -92,9 +113,15 @@ final class CountingBackend extends MemoryBackend {
     @Override
     public Document handleMessage(MongoMessage message) {
         Context previous = CONTEXT.get();
-        CONTEXT.set(contextOf(message.getDatabaseName(), message.getDocument()));
+        Document command = message.getDocument();
+        CONTEXT.set(contextOf(message.getDatabaseName(), command));
         try {
-            return super.handleMessage(message);
+            Document reply = super.handleMessage(message);
+            if (batchedAggregates && reply != null && !command.isEmpty()
+                    && command.keySet().iterator().next().equalsIgnoreCase("aggregate")) {
+                return AggregateBatches.split(command, reply, getCursorRegistry());
+            }
+            return reply;
         }
         finally {
             if (previous == null) {

@@ -7,6 +7,11 @@
  * documents each collection examines. Printed as Markdown by
  * {@link dev.materializer.benchmarks.cost.CostReport}. Not JMH, not a test: nothing here asserts.
  * It drives the engine through its public API only, so it measures any engine behind it.
+ *
+ * <p>{@link dev.materializer.benchmarks.cost.HeapReport} is its sibling for the heap of a whole pass:
+ * the engine in a child JVM of a small {@code -Xmx} ({@link dev.materializer.benchmarks.cost.HeapPass}),
+ * the server in the report's, with the server answering aggregates whole (as mongo-java-server does)
+ * and in batches (as MongoDB does).
  */
 @NullMarked
 package dev.materializer.benchmarks.cost;

@@ -55,6 +55,11 @@ public final class InProcessMongo implements AutoCloseable {
         this.connectionString = new ConnectionString("mongodb://127.0.0.1:" + address.getPort());
     }
 
+    /** The address of this server, for a client in another JVM: {@code mongodb://127.0.0.1:<port>}. */
+    public String connectionString() {
+        return connectionString.getConnectionString();
+    }
+
     public void enableOplog() {
         server.enableOplog();
     }
