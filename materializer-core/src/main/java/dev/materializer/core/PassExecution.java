@@ -17,9 +17,11 @@ import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.time.EngineClock;
 import dev.materializer.core.time.Durations;
+import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewKey;
 import dev.materializer.core.view.ViewState;
+import dev.materializer.core.write.LostStatus;
 import dev.materializer.core.write.StatusStore;
 import dev.materializer.core.write.ViewRunner;
 import org.bson.BsonTimestamp;
@@ -65,9 +67,12 @@ final class PassExecution implements PassScheduler.PassRunner {
 
     private final Predicate<String> owns;
 
-    PassExecution(ViewRegistry registry, StatusStore status, EngineClock clock, MaterializerListener listener,
-            MaterializerOptions options, Predicate<String> owns, Sweeps sweeps) {
+    private final LostStatus lostStatus;
+
+    PassExecution(ViewRegistry registry, StatusStore status, LostStatus lostStatus, EngineClock clock,
+            MaterializerListener listener, MaterializerOptions options, Predicate<String> owns, Sweeps sweeps) {
         this.owns = owns;
+        this.lostStatus = lostStatus;
         this.registry = registry;
         this.status = status;
         this.clock = clock;
@@ -196,6 +201,35 @@ final class PassExecution implements PassScheduler.PassRunner {
             }
         });
         return sharing;
+    }
+
+    /**
+     * Puts back the status of a view whose document an application replaced without it, at the
+     * generation this instance knows (see {@link LostStatus}), so readers do not go blank until a
+     * pass and the view is not written anew. Runs in the partition's lane; the owner restores it, any
+     * other instance leaves it to the owner.
+     * @return false when the view must run instead: no number generation known, or the write failed
+     */
+    boolean restoreLostStatus(ViewDefinition view) {
+        if (!owns.test(view.partition())) {
+            return true;
+        }
+        Generation generation = registry.generation(view.key());
+        if (generation == null || generation.isLegacy()) {
+            return false;
+        }
+        try {
+            if (lostStatus.restore(view, generation, clock.now())) {
+                log.warn("View {} of partition {}: its document was replaced without its status field; the status"
+                        + " of generation {} was put back", view.key().id(), view.partition(), generation);
+            }
+            return true;
+        }
+        catch (MongoException ex) {
+            log.warn("View {} of partition {}: the status its document lost could not be put back ({}); it runs again",
+                    view.key().id(), view.partition(), ex.getMessage());
+            return false;
+        }
     }
 
     /**

@@ -225,10 +225,8 @@ final class ViewCatalog implements StreamListener {
         ViewDefinition after = accept(document);
         if (after != null && after == before) {
             if (statusLost(after, document)) {
-                // Replaced without its status (a Spring Data save(), say): readers read nothing until a pass names a generation
-                log.warn("View {} of partition {}: its document was replaced without its status field; it runs again",
-                        after.key().id(), after.partition());
-                rebalance(after.partition(), view -> view.key().equals(after.key()));
+                // Replaced without its status (a Spring Data save(), say): readers read nothing until a generation is named again
+                restoreOrRun(after);
             }
             // Otherwise only the status or the user's metadata changed: the view stays as it runs.
             return;
@@ -262,6 +260,18 @@ final class ViewCatalog implements StreamListener {
         feed.sync();
         // A removed view can break a cycle: the freed views run.
         rebalance(removed.partition(), view -> false);
+    }
+
+    /** Puts a lost status back in the view's lane; where it cannot be, the view runs (and its first pass starts anew). */
+    private void restoreOrRun(ViewDefinition view) {
+        lanes.submit(view.partition(), () -> {
+            if (scheduler.intake() && !passes.restoreLostStatus(view)) {
+                log.warn("View {} of partition {}: its document was replaced without its status field; it runs again",
+                        view.key().id(), view.partition());
+                scheduler.retry(view.partition(), passes.rebalance(view.partition(), other -> other.key().equals(view.key())));
+            }
+            return null;
+        });
     }
 
     /** Rebalances a partition in its lane; what gives way there stays pending with the scheduler. */

@@ -33,6 +33,7 @@ import dev.materializer.core.view.CoveredTimes;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewState;
 import dev.materializer.core.view.ViewStatus;
+import dev.materializer.core.write.LostStatus;
 import dev.materializer.core.write.StatusStore;
 import dev.materializer.core.write.ViewRunner;
 import org.bson.BsonDocument;
@@ -147,7 +148,8 @@ public final class ViewMaterializer implements Materializer {
                 options.checkpointsCollection(), options.instanceId(), options.partitionLease()), clock,
                 options.partitionLease(), registry::partitions, this::catchUp);
         this.status = new StatusStore(this.database, options);
-        this.passes = new PassExecution(registry, status, clock, listener, options, ownership::owns, this::sweepAfter);
+        this.passes = new PassExecution(registry, status, new LostStatus(this.database, options), clock, listener, options,
+                ownership::owns, this::sweepAfter);
         this.scheduler = new PassScheduler(clock, options.debounce(), maxDelay(options.debounce()), options.rewatch(),
                 options.maxConcurrentPasses(), lanes, passes);
         this.feed = new SourceFeed(this.database, registry,

@@ -123,13 +123,21 @@ final class TargetRows {
 
     /** The current versions an attempt above {@code generation} added and did not flip. */
     BsonDocument addedAbove(String partition, long generation) {
-        return partition(partition).append(ViewFilter.TO_FIELD, OPEN)
+        return addedAbove(partitionField, partition, generation);
+    }
+
+    static BsonDocument addedAbove(String partitionField, String partition, long generation) {
+        return new BsonDocument(partitionField, new BsonString(partition)).append(ViewFilter.TO_FIELD, OPEN)
             .append(ViewFilter.FROM_FIELD, new BsonDocument("$gt", new BsonInt64(generation)));
     }
 
     /** The versions an attempt above {@code generation} closed and did not flip. */
     BsonDocument closedAbove(String partition, long generation) {
-        return partition(partition).append(ViewFilter.TO_FIELD,
+        return closedAbove(partitionField, partition, generation);
+    }
+
+    static BsonDocument closedAbove(String partitionField, String partition, long generation) {
+        return new BsonDocument(partitionField, new BsonString(partition)).append(ViewFilter.TO_FIELD,
                 new BsonDocument("$gt", new BsonInt64(generation)).append("$lt", OPEN));
     }
 
