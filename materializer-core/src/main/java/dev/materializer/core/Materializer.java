@@ -115,6 +115,21 @@ public interface Materializer extends AutoCloseable {
     }
 
     /**
+     * Waits until this instance has applied every change acknowledged before this call that it is
+     * to apply: each of its streams has handed on everything committed before the call, and then
+     * {@link #caughtUp()} holds. For tests and scripted checks ("write, then wait, then assert"); a
+     * view's wait is {@link #awaitFresh(String, String, Duration)}. With several instances it
+     * speaks for this one only.
+     * @param timeout the longest wait
+     * @return true when idle; false at the timeout (a stream reopening, a pass retrying, a change
+     *     that keeps coming)
+     * @throws InterruptedException when interrupted while waiting
+     */
+    default boolean awaitIdle(Duration timeout) throws InterruptedException {
+        throw new UnsupportedOperationException("this materializer cannot wait until it is idle");
+    }
+
+    /**
      * Waits until a view reflects every change of the collections it depends on that was
      * acknowledged before this call — read-your-writes after the caller's own write. Answered by
      * the instance that owns the view's partition; on another instance it waits, and answers

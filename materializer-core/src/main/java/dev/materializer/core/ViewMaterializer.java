@@ -440,6 +440,25 @@ public final class ViewMaterializer implements Materializer {
     }
 
     @Override
+    public boolean awaitIdle(Duration timeout) throws InterruptedException {
+        long began = System.nanoTime();
+        long deadline = began + timeout.toNanos();
+        boolean heard = false;
+        while (true) {
+            // Heard first: what the streams hand on after the call is marked before caughtUp looks.
+            heard = heard || (state == EngineState.RUNNING && streamsBehind(began).isEmpty());
+            if (heard && caughtUp()) {
+                return true;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            TimeUnit.NANOSECONDS.sleep(Math.min(left, FRESH_LOOK.toNanos()));
+        }
+    }
+
+    @Override
     public boolean awaitFresh(String partition, String id, Duration timeout) throws InterruptedException {
         return awaitFresh(partition, id, null, null, timeout);
     }

@@ -82,6 +82,34 @@ abstract class ReadYourWritesScenarios {
     }
 
     @Test
+    void anEngineIsIdleOnceEveryChangeOfEveryPartitionWrittenBeforeTheWaitIsApplied(TestMongo mongo) throws Exception {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.defineView("revenue-acme", "acme", List.of("orders"), "revenue", REVENUE);
+            f.defineView("revenue-globex", "globex", List.of("orders"), "revenue", REVENUE);
+            f.start();
+            assertThat(f.engine.awaitIdle(LONG)).isTrue();
+
+            f.collection("orders").insertMany(List.of(order("o1", "acme", "apple", 2, 3), order("o2", "globex", "fig", 1, 1)));
+            CompletableFuture<Boolean> idle = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return f.engine.awaitIdle(LONG);
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            });
+            heardEverything(f);
+            assertThat(idle).as("two passes wait for their debounce").isNotDone();
+
+            f.settle();
+            assertThat(idle.get(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
+            assertThat(f.rows("revenue-acme", "revenue")).containsExactly(row("apple", "revenue", 6));
+            assertThat(f.rows("revenue-globex", "revenue")).containsExactly(row("fig", "revenue", 1));
+        }
+    }
+
+    @Test
     void aWaitForAnErroredViewEndsFalseAtItsTimeoutAndAnUnknownViewIsSaidSo(TestMongo mongo) throws Exception {
         try (EngineFixture f = new EngineFixture(mongo)) {
             f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));

@@ -107,6 +107,11 @@ final class RestartableMaterializer implements Materializer {
     }
 
     @Override
+    public boolean awaitIdle(Duration timeout) throws InterruptedException {
+        return this.current.awaitIdle(timeout);
+    }
+
+    @Override
     public boolean awaitFresh(String partition, String id, Duration timeout) throws InterruptedException {
         return this.current.awaitFresh(partition, id, timeout);
     }
