@@ -111,7 +111,10 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
     /** Default {@code reconcileMaxPerSecond}: a trickle beside the passes changes cause. */
     public static final double DEFAULT_RECONCILE_MAX_PER_SECOND = 2.0;
 
-    /** The largest {@code maxRows}: a pass keeps the key of each row in memory. */
+    /**
+     * The largest {@code maxRows}: a bound on a view's result that keeps the time of a whole pass and
+     * the size of a target sane. A pass's memory does not grow with it: the compare streams.
+     */
     public static final int MAX_ROWS_LIMIT = 10_000_000;
 
     /** Checks every option. */
