@@ -45,6 +45,11 @@ import org.jspecify.annotations.Nullable;
  * @param reconcileInterval how often every view this instance owns is re-run and compared with its
  *     stored rows (the reconciler, a safety net that finds and heals drift); zero turns it off
  * @param reconcileMaxPerSecond how many views the reconciler runs per second at most
+ * @param enablePreImages whether the engine turns on {@code changeStreamPreAndPostImages} on the
+ *     sources whose key-scoped passes need a document's key before a change (group-by keys, keys of a
+ *     field, {@code $lookup} foreign collections), so that a key that moves and a delete are
+ *     recomputed key by key rather than whole; off by default: it changes the users' collections and
+ *     stores a pre-image for each of their changes
  * @param storageSources sources whose ids start with their storage partition, with the mapping to
  *     the partition of the views
  * @param targetId how the stored {@code _id} of a row is built
@@ -55,7 +60,7 @@ import org.jspecify.annotations.Nullable;
 public record MaterializerOptions(String viewsCollection, String partitionField, String statusField,
         String checkpointsCollection, Duration debounce, Duration rewatch, Duration maxBackoff, Duration maxTime,
         int maxRows, int maxTransactionRows, Duration generationGrace, Duration passLease, Duration partitionLease,
-        int maxConcurrentPasses, Duration reconcileInterval, double reconcileMaxPerSecond,
+        int maxConcurrentPasses, Duration reconcileInterval, double reconcileMaxPerSecond, boolean enablePreImages,
         Map<String, PartitionMapping> storageSources, TargetIdStrategy targetId,
         String instanceId, @Nullable EngineClock clock, MaterializerListener listener) {
 
@@ -189,6 +194,7 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         builder.maxConcurrentPasses = maxConcurrentPasses;
         builder.reconcileInterval = reconcileInterval;
         builder.reconcileMaxPerSecond = reconcileMaxPerSecond;
+        builder.enablePreImages = enablePreImages;
         builder.storageSources = new LinkedHashMap<>(storageSources);
         builder.targetId = targetId;
         builder.instanceId = instanceId;
@@ -246,6 +252,8 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         private Duration maxTime = DEFAULT_MAX_TIME;
 
         private int maxRows = DEFAULT_MAX_ROWS;
+
+        private boolean enablePreImages;
 
         private int maxTransactionRows = DEFAULT_MAX_TRANSACTION_ROWS;
 
@@ -367,6 +375,16 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
             return this;
         }
 
+        /**
+         * @param value whether the engine turns on change stream pre-images on the sources whose
+         *     key-scoped passes need the key a document had before a change
+         * @return this builder
+         */
+        public Builder enablePreImages(boolean value) {
+            this.enablePreImages = value;
+            return this;
+        }
+
         /** @param value how many partitions run passes at once @return this builder */
         public Builder maxConcurrentPasses(int value) {
             this.maxConcurrentPasses = value;
@@ -432,7 +450,8 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         public MaterializerOptions build() {
             return new MaterializerOptions(viewsCollection, partitionField, statusField, checkpointsCollection,
                     debounce, rewatch, maxBackoff, maxTime, maxRows, maxTransactionRows, generationGrace, passLease,
-                    partitionLease, maxConcurrentPasses, reconcileInterval, reconcileMaxPerSecond, storageSources,
+                    partitionLease, maxConcurrentPasses, reconcileInterval, reconcileMaxPerSecond, enablePreImages,
+                    storageSources,
                     targetId, instanceId, clock, listener);
         }
     }

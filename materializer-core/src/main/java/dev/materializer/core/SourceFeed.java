@@ -15,6 +15,7 @@ import dev.materializer.core.routing.AffectedPartitions;
 import dev.materializer.core.routing.PartitionRouter;
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.server.CapabilityDetector;
+import dev.materializer.core.server.PreImages;
 import dev.materializer.core.stream.Checkpoint;
 import dev.materializer.core.stream.CheckpointStore;
 import dev.materializer.core.stream.CollectionStream;
@@ -168,6 +169,9 @@ final class SourceFeed implements StreamListener {
         for (String source : wanted) {
             if (!streams.containsKey(source)) {
                 boolean preImages = CapabilityDetector.preImages(database, source);
+                if (!preImages && options.enablePreImages() && registry.needsOldKeys(source)) {
+                    preImages = PreImages.enable(database, source);
+                }
                 CollectionStream stream = new CollectionStream(database, source, preImages, options.partitionField(),
                         () -> registry.keyPathsOf(source), checkpoints, this, clock,
                         options.rewatch(), options.maxBackoff(), CHECKPOINT_INTERVAL);

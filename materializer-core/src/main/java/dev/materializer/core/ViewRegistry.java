@@ -363,6 +363,27 @@ final class ViewRegistry {
         return paths;
     }
 
+    /**
+     * Whether a key-scoped view reading the source needs the key a document had before a change,
+     * which only a pre-image gives: the source is the primary of a view whose key is not the
+     * document id, or a {@code $lookup}'s foreign collection.
+     */
+    boolean needsOldKeys(String source) {
+        for (List<Entry> list : bySource.getOrDefault(source, Map.of()).values()) {
+            for (Entry entry : list) {
+                ViewShape shape = entry.definition.shape;
+                if (!shape.isIncremental()) {
+                    continue;
+                }
+                boolean primary = shape.primarySource().equals(source);
+                if (!primary || !shape.keyIsInDocumentId()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** The proved shape of a view, for a key-scoped pass; a FULL shape for a view it does not know. */
     ViewShape shape(ViewKey key) {
         Entry entry = entryOf(key);

@@ -92,6 +92,28 @@ class ViewRegistryTest {
         assertThat(registry.sharedDefinitions()).isEqualTo(1);
     }
 
+    @Test
+    void onlySourcesWhoseKeyScopedViewsNeedAKeyBeforeTheChangeAskForPreImages() {
+        ViewRegistry registry = new ViewRegistry("_part");
+        registry.put(definition("by-product", List.of("orders"), "{$group: {_id: '$product', n: {$sum: 1}}}"), null);
+        registry.put(definition("per-document", List.of("invoices"), "{$project: {total: 1}}"), null);
+        registry.put(definition("with-lookup", List.of("lines", "products"),
+                "{$lookup: {from: 'products', localField: 'sku', foreignField: 'sku', as: 'product'}}",
+                "{$project: {sku: 1, product: 1}}"), null);
+        registry.put(definition("sorted", List.of("events"), "{$sort: {at: -1}}", "{$limit: 10}"), null);
+
+        assertThat(registry.needsOldKeys("orders")).as("a group key moves and deletes need the old key").isTrue();
+        assertThat(registry.needsOldKeys("invoices")).as("a key in _id comes with every event").isFalse();
+        assertThat(registry.needsOldKeys("products")).as("a $lookup's foreign collection").isTrue();
+        assertThat(registry.needsOldKeys("events")).as("a view that runs whole anyway").isFalse();
+        assertThat(registry.needsOldKeys("unknown")).isFalse();
+    }
+
+    private static ViewDefinition definition(String id, List<String> collections, String... stages) {
+        return new ViewDefinition(new BsonString(id), "t0", collections,
+                java.util.Arrays.stream(stages).map(BsonDocument::parse).toList(), id + "_out", Map.of(), "template-" + id);
+    }
+
     private static ViewDefinition view(Gen gen, String id) {
         List<String> collections = new ArrayList<>(new java.util.LinkedHashSet<>(gen.listOf(1, 3, () -> gen.oneOf(SOURCES))));
         Map<String, List<String>> sourceFields = new LinkedHashMap<>();

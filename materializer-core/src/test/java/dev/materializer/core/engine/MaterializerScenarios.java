@@ -681,6 +681,58 @@ abstract class MaterializerScenarios {
     }
 
     @Test
+    @RequiresCapability({ Capability.PRE_IMAGES, Capability.UPDATE_DESCRIPTIONS })
+    void withPreImagesTurnedOnByTheEngineAKeyThatMovesAndADeleteAreRecomputedKeyByKey(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo, builder -> builder.enablePreImages(true))) {
+            f.collection("orders").insertMany(List.of(order("o1", "acme", "apple", 2, 3), order("o2", "acme", "pear", 1, 5),
+                    order("o3", "acme", "fig", 1, 1)));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+            assertThat(dev.materializer.core.server.CapabilityDetector.preImages(f.db, "orders"))
+                .as("the engine turned them on for the group-by view's source").isTrue();
+
+            f.events.clear();
+            f.collection("orders").updateOne(Filters.eq("_id", "o1"), Updates.set("product", "pear"));
+            f.events.awaitChanges(1);
+            f.settle();
+            assertThat(f.events.passesOf("acme", "revenue")).last().satisfies(report -> {
+                assertThat(report.scope()).isEqualTo(dev.materializer.core.PassScope.KEYS);
+                assertThat(report.scopeNote()).isEqualTo("2 keys of product");
+            });
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("fig", "revenue", 1), row("pear", "revenue", 11));
+
+            f.collection("orders").deleteOne(Filters.eq("_id", "o3"));
+            f.events.awaitChanges(2);
+            f.settle();
+            assertThat(f.events.passesOf("acme", "revenue")).last().satisfies(report -> {
+                assertThat(report.scope()).isEqualTo(dev.materializer.core.PassScope.KEYS);
+                assertThat(report.scopeNote()).isEqualTo("1 key of product");
+            });
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("pear", "revenue", 11));
+        }
+    }
+
+    @Test
+    void whereTheServerRefusesPreImagesTheEngineRunsOnAndADeleteRunsWhole(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo, builder -> builder.enablePreImages(true))) {
+            f.collection("orders").insertMany(List.of(order("o1", "acme", "apple", 2, 3), order("o2", "acme", "pear", 1, 5)));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+            boolean kept = dev.materializer.core.server.CapabilityDetector.preImages(f.db, "orders");
+
+            f.events.clear();
+            f.collection("orders").deleteOne(Filters.eq("_id", "o1"));
+            f.events.awaitChanges(1);
+            f.settle();
+
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("pear", "revenue", 5));
+            assertThat(f.events.passesOf("acme", "revenue")).last().satisfies(report -> assertThat(report.scope())
+                .as("with pre-images the delete names its key, without them it runs whole")
+                .isEqualTo(kept ? dev.materializer.core.PassScope.KEYS : dev.materializer.core.PassScope.FULL));
+        }
+    }
+
+    @Test
     @RequiresCapability(Capability.TRANSACTIONS)
     void onAReplicaSetASmallViewIsWrittenInOneTransactionInItsCurrentGeneration(TestMongo mongo) {
         try (EngineFixture f = new EngineFixture(mongo)) {

@@ -105,6 +105,14 @@ public class MaterializerProperties {
     private int maxConcurrentPasses = 4;
 
     /**
+     * Whether the engine turns on change stream pre-images (collMod changeStreamPreAndPostImages,
+     * MongoDB 6.0+) on the sources of key-scoped views that need a document's key before a change,
+     * so a key that moves and a delete recompute only their keys instead of the whole view. Changes
+     * your collections and stores a pre-image per change until the cluster's expireAfterSeconds.
+     */
+    private boolean enablePreImages = false;
+
+    /**
      * Longest wait, when the application stops, for the passes already running to finish before the
      * engine closes. Queued work is not run then: it stays pending in the checkpoints and runs after
      * the restart. Keep it below spring.lifecycle.timeout-per-shutdown-phase (30s by default) with
@@ -273,6 +281,14 @@ public class MaterializerProperties {
 
     public void setMaxConcurrentPasses(int maxConcurrentPasses) {
         this.maxConcurrentPasses = maxConcurrentPasses;
+    }
+
+    public boolean isEnablePreImages() {
+        return this.enablePreImages;
+    }
+
+    public void setEnablePreImages(boolean enablePreImages) {
+        this.enablePreImages = enablePreImages;
     }
 
     public Duration getShutdownTimeout() {

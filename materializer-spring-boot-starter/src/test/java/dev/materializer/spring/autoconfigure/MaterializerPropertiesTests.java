@@ -58,6 +58,8 @@ class MaterializerPropertiesTests {
         assertThat(properties.getPassLease()).isEqualTo(core.passLease());
         assertThat(properties.getPartitionLease()).isEqualTo(core.partitionLease());
         assertThat(properties.getMaxConcurrentPasses()).isEqualTo(core.maxConcurrentPasses());
+        assertThat(properties.isEnablePreImages()).as("the users' collections are theirs").isEqualTo(core.enablePreImages())
+            .isFalse();
         assertThat(properties.getStorageSources()).isEmpty();
         assertThat(properties.getShutdownTimeout()).as("below Boot's 30s shutdown phase").isEqualTo(Duration.ofSeconds(20));
         assertThat(properties.getReconcile().getInterval()).isEqualTo(core.reconcileInterval());
@@ -84,6 +86,7 @@ class MaterializerPropertiesTests {
                     "materializer.max-time=45s", "materializer.max-rows=5000", "materializer.max-transaction-rows=50",
                     "materializer.generation-grace=2m", "materializer.pass-lease=90s", "materializer.partition-lease=20s",
                     "materializer.max-concurrent-passes=8", "materializer.instance-id=node-1",
+                    "materializer.enable-pre-images=true",
                     "materializer.storage-sources.orders=identity", "materializer.shutdown-timeout=5s",
                     "materializer.reconcile.interval=30m", "materializer.reconcile.max-per-second=0.5")
             .run(context -> {
@@ -102,6 +105,7 @@ class MaterializerPropertiesTests {
                 assertThat(options.passLease()).isEqualTo(Duration.ofSeconds(90));
                 assertThat(options.partitionLease()).isEqualTo(Duration.ofSeconds(20));
                 assertThat(options.maxConcurrentPasses()).isEqualTo(8);
+                assertThat(options.enablePreImages()).isTrue();
                 assertThat(options.instanceId()).isEqualTo("node-1");
                 assertThat(options.storageSources()).containsOnlyKeys("orders");
                 assertThat(options.reconcileInterval()).isEqualTo(Duration.ofMinutes(30));
