@@ -5,9 +5,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
+import dev.materializer.benchmarks.ReportArguments;
 import dev.materializer.benchmarks.scale.EngineRun;
 import dev.materializer.benchmarks.scale.Meter;
 import dev.materializer.core.MaterializerOptions;
@@ -65,7 +65,7 @@ public final class CostReport {
                     case "--quick" -> {
                         continue;
                     }
-                    case "--help", "-h" -> throw new IllegalArgumentException("usage");
+                    case "--help", "-h" -> throw new IllegalArgumentException(ReportArguments.USAGE);
                     case "--sizes", "--group-docs", "--repeats", "--label" -> {
                         // takes a value, below
                     }
@@ -170,21 +170,7 @@ public final class CostReport {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        Locale.setDefault(Locale.ROOT);
-        Settings settings;
-        try {
-            settings = Settings.parse(args);
-        }
-        catch (IllegalArgumentException ex) {
-            if ("usage".equals(ex.getMessage())) {
-                System.out.println(USAGE);
-                System.exit(0);
-                return;
-            }
-            System.err.println(ex.getMessage() + "\n" + USAGE);
-            System.exit(2);
-            return;
-        }
+        Settings settings = ReportArguments.parseOrExit(args, Settings::parse, USAGE);
         Run run = measure(settings, System.err);
         CostTable.print(run, System.out);
     }

@@ -10,12 +10,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoDatabase;
+import dev.materializer.benchmarks.ReportArguments;
 import dev.materializer.benchmarks.scale.EngineRun;
 import dev.materializer.benchmarks.scale.InProcessMongo;
 import dev.materializer.benchmarks.scale.Meter;
@@ -82,7 +82,7 @@ public final class HeapReport {
                     continue;
                 }
                 if (arg.equals("--help") || arg.equals("-h")) {
-                    throw new IllegalArgumentException("usage");
+                    throw new IllegalArgumentException(ReportArguments.USAGE);
                 }
                 if (index + 1 >= args.length) {
                     throw new IllegalArgumentException(arg + " needs a value");
@@ -148,17 +148,7 @@ public final class HeapReport {
     }
 
     public static void main(String[] args) throws Exception {
-        Locale.setDefault(Locale.ROOT);
-        Settings settings;
-        try {
-            settings = Settings.parse(args);
-        }
-        catch (IllegalArgumentException ex) {
-            boolean usage = "usage".equals(ex.getMessage());
-            (usage ? System.out : System.err).println((usage ? "" : ex.getMessage() + "\n") + USAGE);
-            System.exit(usage ? 0 : 2);
-            return;
-        }
+        Settings settings = ReportArguments.parseOrExit(args, Settings::parse, USAGE);
         long began = System.nanoTime();
         String machine = Meter.machine();
         String loadAtStart = Meter.loadAverage();

@@ -4,8 +4,8 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
+import dev.materializer.benchmarks.ReportArguments;
 import dev.materializer.core.MaterializerOptions;
 import org.jspecify.annotations.Nullable;
 
@@ -49,7 +49,7 @@ public final class ScaleReport {
                     continue;
                 }
                 if (arg.equals("--help") || arg.equals("-h")) {
-                    throw new IllegalArgumentException("usage");
+                    throw new IllegalArgumentException(ReportArguments.USAGE);
                 }
                 if (!OPTIONS.contains(arg)) {
                     throw new IllegalArgumentException("unknown option " + arg);
@@ -102,23 +102,15 @@ public final class ScaleReport {
             List<AtSize> sizes, LaneTasks.Result lanes, CatchUpQueue.Result catchUp) {
     }
 
+    private static final String USAGE = "usage: ScaleReport [--quick] [--sizes 1000,3000,5000,10000,30000,50000]"
+            + " [--views-per-tenant 5] [--catch-up-views 10000] [--lane-views 1000] [--lane-marks 2000] [--repeats 3]"
+            + " [--routing-cpu-seconds 1]";
+
     private ScaleReport() {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        Locale.setDefault(Locale.ROOT);
-        Settings settings;
-        try {
-            settings = Settings.parse(args);
-        }
-        catch (IllegalArgumentException ex) {
-            System.err.println((ex.getMessage().equals("usage") ? "" : ex.getMessage() + "\n")
-                    + "usage: ScaleReport [--quick] [--sizes 1000,3000,5000,10000,30000,50000] [--views-per-tenant 5]"
-                    + " [--catch-up-views 10000] [--lane-views 1000] [--lane-marks 2000] [--repeats 3]"
-                    + " [--routing-cpu-seconds 1]");
-            System.exit(2);
-            return;
-        }
+        Settings settings = ReportArguments.parseOrExit(args, Settings::parse, USAGE);
         Run run = measure(settings, System.err);
         ReportTable.print(run, System.out);
     }

@@ -90,15 +90,7 @@ abstract class ReadYourWritesScenarios {
             assertThat(f.engine.awaitIdle(LONG)).isTrue();
 
             f.collection("orders").insertMany(List.of(order("o1", "acme", "apple", 2, 3), order("o2", "globex", "fig", 1, 1)));
-            CompletableFuture<Boolean> idle = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return f.engine.awaitIdle(LONG);
-                }
-                catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-            });
+            CompletableFuture<Boolean> idle = inTheBackground(() -> f.engine.awaitIdle(LONG));
             heardEverything(f);
             assertThat(idle).as("two passes wait for their debounce").isNotDone();
 
@@ -148,15 +140,7 @@ abstract class ReadYourWritesScenarios {
                 a.collection("orders").insertOne(order("o2", tenant, "apple", 1, 4));
                 written = clusterTimeOfNext(watch);
             }
-            CompletableFuture<Boolean> fresh = CompletableFuture.supplyAsync(() -> {
-                try {
-                    return b.engine.awaitFresh(tenant, "revenue", "orders", written, LONG);
-                }
-                catch (InterruptedException ex) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-            });
+            CompletableFuture<Boolean> fresh = inTheBackground(() -> b.engine.awaitFresh(tenant, "revenue", "orders", written, LONG));
             heardEverything(a);
             heardEverything(b);
             assertThat(fresh).as("node-a's pass waits for the debounce").isNotDone();
@@ -179,15 +163,25 @@ abstract class ReadYourWritesScenarios {
     }
 
     private static CompletableFuture<Boolean> waitInTheBackground(Materializer engine, String partition, String id) {
+        return inTheBackground(() -> engine.awaitFresh(partition, id, LONG));
+    }
+
+    /** A wait of the engine's on another thread, so the test can move the clock meanwhile. */
+    private static CompletableFuture<Boolean> inTheBackground(Wait wait) {
         return CompletableFuture.supplyAsync(() -> {
             try {
-                return engine.awaitFresh(partition, id, LONG);
+                return wait.await();
             }
             catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
                 return false;
             }
         });
+    }
+
+    private interface Wait {
+
+        boolean await() throws InterruptedException;
     }
 
     private static BsonTimestamp clusterTimeOfNext(MongoChangeStreamCursor<ChangeStreamDocument<Document>> watch) {
