@@ -1,10 +1,13 @@
 package dev.materializer.sample.shop;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.List;
 
 import dev.materializer.sample.InvalidInputException;
 import dev.materializer.sample.TenantName;
+import dev.materializer.sample.views.FreshViews;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -17,21 +20,32 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Creates, reads, replaces and deletes the orders of a tenant. */
+/**
+ * Creates, reads, replaces and deletes the orders of a tenant. A write with {@code ?wait=2s} answers
+ * once the tenant's views reflect it, or the wait is over, and says which in the header
+ * {@value FreshViews#HEADER} ({@link FreshViews}).
+ */
 @RestController
 @RequestMapping("/api/tenants/{tenant}/orders")
 class OrderController {
 
     private final Orders orders;
 
-    OrderController(Orders orders) {
+    private final FreshViews fresh;
+
+    OrderController(Orders orders, FreshViews fresh) {
         this.orders = orders;
+        this.fresh = fresh;
     }
 
     @PostMapping
-    ResponseEntity<Order> create(@PathVariable String tenant, @RequestBody OrderInput input) {
+    ResponseEntity<Order> create(@PathVariable String tenant, @RequestBody OrderInput input,
+            @RequestParam(name = FreshViews.PARAMETER, required = false) @Nullable String wait) {
+        Duration timeout = FreshViews.waitOf(wait);
         Order order = this.orders.create(TenantName.check(tenant), input);
-        return ResponseEntity.created(URI.create("/api/tenants/" + tenant + "/orders/" + order.id())).body(order);
+        return ResponseEntity.created(URI.create("/api/tenants/" + tenant + "/orders/" + order.id()))
+            .headers(this.fresh.afterWrite(tenant, Orders.COLLECTION, timeout))
+            .body(order);
     }
 
     @GetMapping
@@ -48,13 +62,18 @@ class OrderController {
     }
 
     @PutMapping("/{id}")
-    Order replace(@PathVariable String tenant, @PathVariable String id, @RequestBody OrderInput input) {
-        return this.orders.replace(TenantName.check(tenant), id, input);
+    ResponseEntity<Order> replace(@PathVariable String tenant, @PathVariable String id, @RequestBody OrderInput input,
+            @RequestParam(name = FreshViews.PARAMETER, required = false) @Nullable String wait) {
+        Duration timeout = FreshViews.waitOf(wait);
+        Order order = this.orders.replace(TenantName.check(tenant), id, input);
+        return ResponseEntity.ok().headers(this.fresh.afterWrite(tenant, Orders.COLLECTION, timeout)).body(order);
     }
 
     @DeleteMapping("/{id}")
-    ResponseEntity<Void> delete(@PathVariable String tenant, @PathVariable String id) {
+    ResponseEntity<Void> delete(@PathVariable String tenant, @PathVariable String id,
+            @RequestParam(name = FreshViews.PARAMETER, required = false) @Nullable String wait) {
+        Duration timeout = FreshViews.waitOf(wait);
         this.orders.delete(TenantName.check(tenant), id);
-        return ResponseEntity.noContent().build();
+        return ResponseEntity.noContent().headers(this.fresh.afterWrite(tenant, Orders.COLLECTION, timeout)).build();
     }
 }
