@@ -141,7 +141,8 @@ public interface Materializer extends AutoCloseable {
      * @return true when the view is fresh; false at the timeout, or while the view or one it reads
      *     is errored
      * @throws InterruptedException when interrupted while waiting
-     * @throws java.util.NoSuchElementException for a view this instance does not know
+     * @throws java.util.NoSuchElementException at the timeout, when this instance still knows no such
+     *     view (a view installed just before the call counts once the engine has read it)
      */
     default boolean awaitFresh(String partition, String id, Duration timeout) throws InterruptedException {
         throw new UnsupportedOperationException("this materializer cannot wait for a view to be fresh");
@@ -162,7 +163,7 @@ public interface Materializer extends AutoCloseable {
      * @param timeout the longest wait
      * @return true when the view reflects the write; false at the timeout
      * @throws InterruptedException when interrupted while waiting
-     * @throws java.util.NoSuchElementException for a view this instance does not know
+     * @throws java.util.NoSuchElementException at the timeout, when this instance still knows no such view
      */
     default boolean awaitFresh(String partition, String id, String collection, @Nullable BsonTimestamp operationTime,
             Duration timeout) throws InterruptedException {

@@ -475,9 +475,6 @@ public final class ViewMaterializer implements Materializer {
             if (now == Freshness.FRESH) {
                 return true;
             }
-            if (now == Freshness.UNKNOWN_VIEW) {
-                throw new NoSuchElementException("no view '" + id + "' in partition '" + partition + "'");
-            }
             if (now == Freshness.NOT_OWNED && collection != null && operationTime != null
                     && System.nanoTime() - nextStatusRead >= 0) {
                 // The owner is elsewhere: what its passes recorded in the status says it.
@@ -488,6 +485,11 @@ public final class ViewMaterializer implements Materializer {
             }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
+                if (now == Freshness.UNKNOWN_VIEW) {
+                    // Waited for it too: a view installed just before the call is read by the engine meanwhile.
+                    throw new NoSuchElementException("this engine knows no view '" + id + "' in partition '" + partition
+                            + "' (no such view document, an invalid one, or one not read yet)");
+                }
                 return false;
             }
             // Each look reads memory only: a short pause bounds the wait's lateness, not its cost.

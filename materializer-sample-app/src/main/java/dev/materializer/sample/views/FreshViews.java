@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 
 import dev.materializer.sample.InvalidInputException;
 import dev.materializer.spring.data.MaterializedViewNotFoundException;
@@ -48,9 +47,6 @@ public class FreshViews {
     public static final Duration MAX_WAIT = Duration.ofSeconds(10);
 
     private static final Logger log = LoggerFactory.getLogger(FreshViews.class);
-
-    /** How often a view the engine has not heard of yet is asked for again. */
-    private static final Duration UNKNOWN_VIEW_RETRY = Duration.ofMillis(50);
 
     private final ViewReader reader;
 
@@ -168,21 +164,16 @@ public class FreshViews {
         return ordered;
     }
 
-    /** One view's wait until the deadline; a view the engine has not heard of yet is asked for again. */
+    /**
+     * One view's wait until the deadline. The engine waits for a view it has not read yet (one
+     * installed a moment ago); one it still does not know at the deadline is not fresh.
+     */
     private boolean awaitFresh(String tenant, String view, long deadline) throws InterruptedException {
-        while (true) {
-            long left = deadline - System.nanoTime();
-            try {
-                return this.views.awaitFresh(tenant, view, Duration.ofNanos(Math.max(left, 0)));
-            }
-            catch (MaterializedViewNotFoundException ex) {
-                // Its document is there (the tenant's views were just read), but the engine's stream
-                // of view documents has not handed it on yet: a view installed a moment ago.
-                if (left <= 0) {
-                    return false;
-                }
-                TimeUnit.NANOSECONDS.sleep(Math.min(left, UNKNOWN_VIEW_RETRY.toNanos()));
-            }
+        try {
+            return this.views.awaitFresh(tenant, view, Duration.ofNanos(Math.max(deadline - System.nanoTime(), 0)));
+        }
+        catch (MaterializedViewNotFoundException ex) {
+            return false;
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.materializer.spring.data;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.dao.DataRetrievalFailureException;
 
 /** A read named a view the tenant does not have: no view document with that id and partition. */
@@ -17,10 +19,27 @@ public final class MaterializedViewNotFoundException extends DataRetrievalFailur
      * @param viewsCollection the collection searched
      */
     MaterializedViewNotFoundException(String tenant, String view, String viewsCollection) {
-        super("Tenant '" + tenant + "' has no view '" + view + "' (no document with that _id and partition in '"
-                + viewsCollection + "')");
+        this(tenant, view, "Tenant '" + tenant + "' has no view '" + view + "' (no document with that _id and partition in '"
+                + viewsCollection + "')", null);
+    }
+
+    private MaterializedViewNotFoundException(String tenant, String view, String message, @Nullable Throwable cause) {
+        super(message, cause);
         this.tenant = tenant;
         this.view = view;
+    }
+
+    /**
+     * A wait named a view the engine does not know (yet): the document may exist, but the engine
+     * has not read it, or it is invalid.
+     * @param tenant the tenant asked for
+     * @param view the view id asked for
+     * @param cause the engine's answer
+     * @return the exception
+     */
+    static MaterializedViewNotFoundException unknownToTheEngine(String tenant, String view, RuntimeException cause) {
+        return new MaterializedViewNotFoundException(tenant, view,
+                "Tenant '" + tenant + "' has no view '" + view + "' that the engine knows: " + cause.getMessage(), cause);
     }
 
     /** The tenant asked for. */

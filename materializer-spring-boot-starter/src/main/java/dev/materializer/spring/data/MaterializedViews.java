@@ -188,7 +188,7 @@ public final class MaterializedViews {
      * @param timeout the longest wait
      * @return true when the view is fresh; false at the timeout (or while the view is errored)
      * @throws InterruptedException when interrupted while waiting
-     * @throws MaterializedViewNotFoundException when the engine knows no such view
+     * @throws MaterializedViewNotFoundException at the timeout, when the engine still knows no such view
      * @throws IllegalStateException when no engine runs in this application
      */
     public boolean awaitFresh(String tenant, String view, Duration timeout) throws InterruptedException {
@@ -197,7 +197,7 @@ public final class MaterializedViews {
             return engine().awaitFresh(tenant, id, timeout);
         }
         catch (NoSuchElementException ex) {
-            throw new MaterializedViewNotFoundException(tenant, id, this.naming.viewsCollection());
+            throw MaterializedViewNotFoundException.unknownToTheEngine(tenant, id, ex);
         }
     }
 
@@ -210,12 +210,13 @@ public final class MaterializedViews {
      * @param view the view's id, or an id pattern with {@value ViewTemplate#TENANT}
      * @param collection the collection written
      * @param session the session of the write (with {@code MongoTemplate.withSession(session)}), whose
-     *     operation time is the write's; a server without sessions gives none, and the wait is then
-     *     for everything acknowledged before this call
+     *     operation time is the write's; a session without one waits for everything acknowledged
+     *     before this call. (The in-process test server has no sessions: there, use
+     *     {@link #awaitFresh(String, String, Duration)}.)
      * @param timeout the longest wait
      * @return true when the view reflects the write; false at the timeout
      * @throws InterruptedException when interrupted while waiting
-     * @throws MaterializedViewNotFoundException when the engine knows no such view
+     * @throws MaterializedViewNotFoundException at the timeout, when the engine still knows no such view
      * @throws IllegalStateException when no engine runs in this application
      */
     public boolean awaitFresh(String tenant, String view, String collection, ClientSession session, Duration timeout)
@@ -225,7 +226,7 @@ public final class MaterializedViews {
             return engine().awaitFresh(tenant, id, collection, session.getOperationTime(), timeout);
         }
         catch (NoSuchElementException ex) {
-            throw new MaterializedViewNotFoundException(tenant, id, this.naming.viewsCollection());
+            throw MaterializedViewNotFoundException.unknownToTheEngine(tenant, id, ex);
         }
     }
 
