@@ -102,17 +102,15 @@ abstract class ReadYourWritesScenarios {
     }
 
     @Test
-    void aWaitForAViewInstalledJustBeforeWaitsForTheEngineToReadItAndRunIt(TestMongo mongo) throws Exception {
+    void aWaitForAViewInstalledJustBeforeWaitsUntilTheEngineReadAndRanIt(TestMongo mongo) throws Exception {
         try (EngineFixture f = new EngineFixture(mongo)) {
             f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
             f.start();
 
+            // A new view runs as soon as the engine reads it; the wait begins before it has
             f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
             CompletableFuture<Boolean> fresh = waitInTheBackground(f.engine, "acme", "revenue");
-            heardEverything(f);
-            assertThat(fresh).as("read, not run yet").isNotDone();
 
-            f.settle();
             assertThat(fresh.get(LONG.toSeconds(), TimeUnit.SECONDS)).isTrue();
             assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 6));
         }
