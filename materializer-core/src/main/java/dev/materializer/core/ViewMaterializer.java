@@ -3,15 +3,12 @@ package dev.materializer.core;
 import java.time.Duration;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
-import com.mongodb.MongoException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoDatabase;
 import dev.materializer.core.cluster.InstanceHeartbeats;
 import dev.materializer.core.cluster.PartitionOwnership;
-import dev.materializer.core.freshness.Freshness;
-import dev.materializer.core.freshness.FreshnessWait;
+import dev.materializer.core.freshness.FreshnessWaits;
 import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.hash.RowHasher;
 import dev.materializer.core.pass.PartitionLanes;
@@ -29,14 +26,10 @@ import dev.materializer.core.time.Backoff;
 import dev.materializer.core.time.EngineClock;
 import dev.materializer.core.time.Durations;
 import dev.materializer.core.time.SystemClock;
-import dev.materializer.core.view.CoveredTimes;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewState;
-import dev.materializer.core.view.ViewStatus;
 import dev.materializer.core.write.LostStatus;
 import dev.materializer.core.write.StatusStore;
 import dev.materializer.core.write.ViewRunner;
-import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -68,12 +61,6 @@ public final class ViewMaterializer implements Materializer {
 
     private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
-    /** How often a wait for freshness looks at the engine's memory. */
-    private static final Duration FRESH_LOOK = Duration.ofMillis(10);
-
-    /** How often a wait for freshness on an instance that does not own the partition reads the view's status. */
-    private static final Duration FRESH_STATUS_READ = Duration.ofMillis(100);
-
     private final MongoClient client;
 
     private final MongoDatabase database;
@@ -104,7 +91,7 @@ public final class ViewMaterializer implements Materializer {
 
     private final Reconciler reconciler;
 
-    private final EngineFreshness freshness;
+    private final FreshnessWaits freshness;
 
     private final Object lifecycle = new Object();
 
@@ -160,7 +147,8 @@ public final class ViewMaterializer implements Materializer {
         this.reconciler = new Reconciler(clock, options.reconcileInterval(), options.reconcileMaxPerSecond(),
                 new Reconciliation(registry, passes, scheduler, lanes, status, clock, listener, ownership::owns,
                         () -> runner));
-        this.freshness = new EngineFreshness(registry, feed, scheduler, ownership::owns);
+        EngineFreshness probe = new EngineFreshness(registry, feed, scheduler, ownership::owns, status);
+        this.freshness = new FreshnessWaits(probe, probe);
         this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler);
     }
 
@@ -441,78 +429,19 @@ public final class ViewMaterializer implements Materializer {
 
     @Override
     public boolean awaitIdle(Duration timeout) throws InterruptedException {
-        long began = System.nanoTime();
-        long deadline = began + timeout.toNanos();
-        boolean heard = false;
-        while (true) {
-            // Heard first: what the streams hand on after the call is marked before caughtUp looks.
-            heard = heard || (state == EngineState.RUNNING && streamsBehind(began).isEmpty());
-            if (heard && caughtUp()) {
-                return true;
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                return false;
-            }
-            TimeUnit.NANOSECONDS.sleep(Math.min(left, FRESH_LOOK.toNanos()));
-        }
+        return FreshnessWaits.awaitIdle(since -> state == EngineState.RUNNING && streamsBehind(since).isEmpty(),
+                this::caughtUp, timeout);
     }
 
     @Override
     public boolean awaitFresh(String partition, String id, Duration timeout) throws InterruptedException {
-        return awaitFresh(partition, id, null, null, timeout);
+        return freshness.awaitFresh(partition, id, null, null, timeout);
     }
 
     @Override
     public boolean awaitFresh(String partition, String id, @Nullable String collection,
             @Nullable BsonTimestamp operationTime, Duration timeout) throws InterruptedException {
-        long began = System.nanoTime();
-        long deadline = began + timeout.toNanos();
-        FreshnessWait wait = new FreshnessWait(freshness, partition, id, began, operationTime);
-        long nextStatusRead = began;
-        while (true) {
-            Freshness now = wait.look();
-            if (now == Freshness.FRESH) {
-                return true;
-            }
-            if (now == Freshness.NOT_OWNED && collection != null && operationTime != null
-                    && System.nanoTime() - nextStatusRead >= 0) {
-                // The owner is elsewhere: what its passes recorded in the status says it.
-                if (coveredByTheOwner(partition, id, collection, operationTime)) {
-                    return true;
-                }
-                nextStatusRead = System.nanoTime() + FRESH_STATUS_READ.toNanos();
-            }
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                if (now == Freshness.UNKNOWN_VIEW) {
-                    // Waited for it too: a view installed just before the call is read by the engine meanwhile.
-                    throw new NoSuchElementException("this engine knows no view '" + id + "' in partition '" + partition
-                            + "' (no such view document, an invalid one, or one not read yet)");
-                }
-                return false;
-            }
-            // Each look reads memory only: a short pause bounds the wait's lateness, not its cost.
-            TimeUnit.NANOSECONDS.sleep(Math.min(left, FRESH_LOOK.toNanos()));
-        }
-    }
-
-    /** Whether the view's status says its owner applied the collection's changes up to the time. */
-    private boolean coveredByTheOwner(String partition, String id, String collection, BsonTimestamp operationTime) {
-        ViewDefinition view = registry.find(partition, id);
-        if (view == null) {
-            return false;
-        }
-        try {
-            BsonDocument stored = status.readStored(view);
-            BsonTimestamp covered = CoveredTimes.of(stored, collection);
-            return ViewStatus.fromBson(stored).state() == ViewState.OK && covered != null
-                    && covered.compareTo(operationTime) >= 0;
-        }
-        catch (MongoException ex) {
-            log.debug("The status of view {} of partition {} was not read for a wait: {}", id, partition, ex.getMessage());
-            return false;
-        }
+        return freshness.awaitFresh(partition, id, collection, operationTime, timeout);
     }
 
     @Override
