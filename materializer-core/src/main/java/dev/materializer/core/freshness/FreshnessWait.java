@@ -72,9 +72,11 @@ public final class FreshnessWait {
                     return Freshness.WAITING;
                 }
             }
-            takesWhenHeard = probe.progress(partition, dependsOn).takes();
         }
         PassProgress progress = probe.progress(partition, dependsOn);
+        if (takesWhenHeard == null) {
+            takesWhenHeard = progress.takes();
+        }
         boolean applied = !progress.pending()
                 || (progress.lastEnded() > takesWhenHeard && !progress.lastEndedHandedBack());
         return applied && probe.ok(partition, id) ? Freshness.FRESH : Freshness.WAITING;
