@@ -2,8 +2,11 @@ package dev.materializer.core.view;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
+import org.bson.BsonArray;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
 import org.bson.BsonNull;
@@ -24,6 +27,9 @@ import org.jspecify.annotations.Nullable;
  * @param at when the state was written (host time)
  * @param generation the generation readers read; absent before the first run
  * @param previous the generation before the last flip, with the server time of the flip
+ * @param earlier the generations before {@code previous} that a reader may still hold, oldest first,
+ *     each with the server time it was superseded (see {@code write.ReadableGenerations}); empty when
+ *     none was superseded within {@code generationGrace} of the last flip
  * @param lease the lease of a pass in groups, when one holds or held the view
  * @param version the write version: every pass that writes or confirms the rows moves it by one
  *     with a compare-and-set, so a pass that started from an older version can never flip or confirm
@@ -33,11 +39,31 @@ import org.jspecify.annotations.Nullable;
  *     flip, whose leftovers the next attempt removes; 0 before the first
  */
 public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, @Nullable Instant at,
-        @Nullable Generation generation, @Nullable Previous previous, @Nullable Lease lease, long version,
-        long attempts) {
+        @Nullable Generation generation, @Nullable Previous previous, List<Previous> earlier, @Nullable Lease lease,
+        long version, long attempts) {
 
     /** The status of a view never run. */
     public static final ViewStatus NONE = new ViewStatus(null, null, null, null, null, null, 0, 0);
+
+    /** The field of the generations before the previous one that readers may still hold. */
+    public static final String EARLIER = "earlier";
+
+    /**
+     * A status with no generations before the previous one.
+     * @param state the state
+     * @param lastError why the view is errored
+     * @param at when the state was written
+     * @param generation the generation readers read
+     * @param previous the generation before the last flip
+     * @param lease the lease of a pass in groups
+     * @param version the write version
+     * @param attempts the count of write attempts
+     */
+    public ViewStatus(@Nullable ViewState state, @Nullable String lastError, @Nullable Instant at,
+            @Nullable Generation generation, @Nullable Previous previous, @Nullable Lease lease, long version,
+            long attempts) {
+        this(state, lastError, at, generation, previous, List.of(), lease, version, attempts);
+    }
 
     /** The field of the write version in the status. */
     public static final String VERSION = "version";
@@ -74,9 +100,10 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
 
     private static final String LEASE = "lease";
 
-    /** Keeps {@code at} to the millisecond, as BSON stores it. */
+    /** Keeps {@code at} to the millisecond, as BSON stores it, and copies {@code earlier}. */
     public ViewStatus {
         at = millis(at);
+        earlier = List.copyOf(earlier);
     }
 
     /**
@@ -93,7 +120,23 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
         return new ViewStatus(state != null && state.isString() ? ViewState.fromValue(state.asString().getValue()) : null,
                 lastError != null && lastError.isString() ? lastError.asString().getValue() : null,
                 instant(status.get(AT)), Generation.fromBson(status.get(GENERATION)), Previous.fromBson(status.get(PREVIOUS)),
-                Lease.fromBson(status.get(LEASE)), version(status.get(VERSION)), version(status.get(ATTEMPTS)));
+                earlier(status.get(EARLIER)), Lease.fromBson(status.get(LEASE)), version(status.get(VERSION)),
+                version(status.get(ATTEMPTS)));
+    }
+
+    // Entries that do not read as a generation with its time are left out: they hold nothing readable
+    private static List<Previous> earlier(@Nullable BsonValue value) {
+        if (value == null || !value.isArray()) {
+            return List.of();
+        }
+        List<Previous> earlier = new ArrayList<>();
+        for (BsonValue entry : value.asArray()) {
+            Previous previous = Previous.fromBson(entry);
+            if (previous != null && previous.generation() != null && previous.flippedAt() != null) {
+                earlier.add(previous);
+            }
+        }
+        return earlier;
     }
 
     /** The status as stored, without absent fields. */
@@ -114,6 +157,9 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
         if (previous != null) {
             document.append(PREVIOUS, previous.toBson());
         }
+        if (!earlier.isEmpty()) {
+            document.append(EARLIER, earlierToBson(earlier));
+        }
         if (lease != null) {
             document.append(LEASE, lease.toBson());
         }
@@ -124,6 +170,17 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
             document.append(ATTEMPTS, new org.bson.BsonInt64(attempts));
         }
         return document;
+    }
+
+    /**
+     * Generations before the previous one as stored.
+     * @param earlier the generations, oldest first
+     * @return the array of the status field {@value #EARLIER}
+     */
+    public static BsonArray earlierToBson(List<Previous> earlier) {
+        BsonArray array = new BsonArray();
+        earlier.forEach(previous -> array.add(previous.toBson()));
+        return array;
     }
 
     private static @Nullable Instant instant(@Nullable BsonValue value) {
@@ -144,9 +201,10 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
     }
 
     /**
-     * The generation before the last flip.
-     * @param generation the previous generation, null when the flip was the first
-     * @param flippedAt the server time of the flip
+     * A generation a flip superseded, with the server time of that flip: the one before the last
+     * flip ({@code previous}), or one of those before it ({@code earlier}).
+     * @param generation the superseded generation, null when the flip was the first
+     * @param flippedAt the server time of the flip that superseded it
      */
     public record Previous(@Nullable Generation generation, @Nullable Instant flippedAt) {
 
@@ -164,7 +222,11 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
             return new Previous(Generation.fromBson(document.get(GENERATION)), instant(document.get("flippedAt")));
         }
 
-        BsonDocument toBson() {
+        /**
+         * The generation as stored in the status.
+         * @return the document {@code {generation, flippedAt}}
+         */
+        public BsonDocument toBson() {
             BsonDocument document = new BsonDocument(GENERATION,
                     generation == null ? BsonNull.VALUE : generation.toBson());
             if (flippedAt != null) {

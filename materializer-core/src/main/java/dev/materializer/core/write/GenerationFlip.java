@@ -1,5 +1,6 @@
 package dev.materializer.core.write;
 
+import java.time.Instant;
 import java.util.List;
 
 import com.mongodb.client.ClientSession;
@@ -33,23 +34,28 @@ final class GenerationFlip {
 
     private final ViewDocuments views;
 
-    GenerationFlip(ViewDocuments views) {
+    private final ReadableGenerations readable;
+
+    GenerationFlip(ViewDocuments views, ReadableGenerations readable) {
         this.views = views;
+        this.readable = readable;
     }
 
     /**
      * The flip of a pass in groups: sets the generation, the previous generation with the server's
-     * time, ends the lease and moves the version.
-     * @param expected the generation the pass started from
+     * time (and keeps the ones before it that readers may still hold), ends the lease and moves the
+     * version.
+     * @param start the status the pass started from: its generation and version are expected
+     * @param serverTimeBefore a server time read before the flip (when the pass started)
      * @param generation the generation it wrote (its attempt number)
      * @return false when the pass lost its lease, or another pass wrote the view since it started
      */
-    boolean flip(ViewDefinition view, @Nullable Generation expected, long version, long generation, String owner) {
-        BsonDocument filter = expecting(view, expected, version)
+    boolean flip(ViewDefinition view, ViewStatus start, Instant serverTimeBefore, long generation, String owner) {
+        BsonDocument filter = expecting(view, start.generation(), start.version())
             .append(views.status("lease.owner"), new BsonString(owner))
             .append("$expr", views.leaseIsLive());
-        BsonDocument update = flipTo(expected, generation)
-            .append("$unset", new BsonDocument(views.status("lease"), new BsonString("")));
+        BsonDocument update = flipTo(start, serverTimeBefore, generation);
+        unset(update, views.status("lease"));
         return views.collection().updateOne(filter, update).getMatchedCount() == 1;
     }
 
@@ -68,27 +74,55 @@ final class GenerationFlip {
      * the version and the count of attempts the pass started from and no live lease, counts the
      * attempt, and flips to it. Inside the transaction a concurrent writer of the view document is a
      * write conflict, so two passes cannot both commit.
-     * @param attempts the count of attempts the pass read; it writes generation {@code attempts + 1}
+     * @param start the status the pass started from: its generation, version and count of attempts are
+     *     expected; it writes generation {@code attempts + 1}
+     * @param serverTimeBefore a server time read before the flip (when the pass started)
      * @return false when another pass wrote or holds the view
      */
     boolean flipInTransaction(ClientSession session, MongoCollection<BsonDocument> viewsInSession,
-            ViewDefinition view, @Nullable Generation expected, long version, long attempts) {
-        long generation = attempts + 1;
-        BsonDocument filter = expecting(view, expected, version)
-            .append(views.status(ViewStatus.ATTEMPTS), atCount(attempts))
+            ViewDefinition view, ViewStatus start, Instant serverTimeBefore) {
+        long generation = start.attempts() + 1;
+        BsonDocument filter = expecting(view, start.generation(), start.version())
+            .append(views.status(ViewStatus.ATTEMPTS), atCount(start.attempts()))
             .append("$expr", new BsonDocument("$not", new BsonArray(List.of(views.leaseIsLive()))));
-        BsonDocument update = flipTo(expected, generation);
+        BsonDocument update = flipTo(start, serverTimeBefore, generation);
         update.getDocument("$set").append(views.status(ViewStatus.ATTEMPTS), new BsonInt64(generation));
         return viewsInSession.updateOne(session, filter, update).getMatchedCount() == 1;
     }
 
-    private BsonDocument flipTo(@Nullable Generation expected, long generation) {
+    /**
+     * Names the new generation, makes the one the pass started from {@code previous} (at the server's
+     * time of the flip), and keeps in {@code earlier} the generations before it that readers may
+     * still hold. The status the pass started from is the one replaced (the filter expects its write
+     * version), so what it carries over is exactly what stood before the flip.
+     */
+    private BsonDocument flipTo(ViewStatus start, Instant serverTimeBefore, long generation) {
+        Generation expected = start.generation();
         BsonValue previous = expected == null ? BsonNull.VALUE : expected.toBson();
-        return new BsonDocument("$set",
-                new BsonDocument(views.status(ViewStatus.GENERATION_KEY), new BsonInt64(generation))
-                    .append(views.status("previous.generation"), previous))
+        List<ViewStatus.Previous> earlier = readable.carriedOver(start, serverTimeBefore);
+        BsonDocument set = new BsonDocument(views.status(ViewStatus.GENERATION_KEY), new BsonInt64(generation))
+            .append(views.status("previous.generation"), previous);
+        BsonDocument update = new BsonDocument("$set", set)
             .append("$currentDate", new BsonDocument(views.status("previous.flippedAt"), BsonBoolean.TRUE))
             .append("$inc", inc());
+        if (earlier.isEmpty()) {
+            unset(update, views.status(ViewStatus.EARLIER));
+        }
+        else {
+            set.append(views.status(ViewStatus.EARLIER), ViewStatus.earlierToBson(earlier));
+        }
+        return update;
+    }
+
+    /** Adds a field to the update's {@code $unset}; an empty {@code $unset} is an error on older servers. */
+    private static void unset(BsonDocument update, String path) {
+        BsonValue unset = update.get("$unset");
+        if (unset == null) {
+            update.append("$unset", new BsonDocument(path, new BsonString("")));
+        }
+        else {
+            unset.asDocument().append(path, new BsonString(""));
+        }
     }
 
     private BsonDocument inc() {

@@ -1,12 +1,9 @@
 package dev.materializer.core.write;
 
-import java.time.Duration;
 import java.time.Instant;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
-import dev.materializer.core.MaterializerOptions;
-import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewStatus;
 import org.bson.BsonDocument;
@@ -15,8 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Removes the row versions no reader needs any more: those superseded at or before the oldest
- * generation still readable — the previous one while within {@code generationGrace} of its flip,
- * else the current one (server time).
+ * generation still readable — the oldest generation a flip superseded less than
+ * {@code generationGrace} ago, else the current one (server time; see {@link ReadableGenerations}).
  *
  * <p>Safe without the view's lease, and on a status read at any time before: a version superseded
  * in a generation that flipped is never current again (only versions closed by an attempt that did
@@ -34,12 +31,12 @@ final class GenerationSweeper {
 
     private final TargetRows rows;
 
-    private final Duration generationGrace;
+    private final ReadableGenerations readable;
 
-    GenerationSweeper(MongoDatabase database, MaterializerOptions options, TargetRows rows) {
+    GenerationSweeper(MongoDatabase database, TargetRows rows, ReadableGenerations readable) {
         this.database = database;
         this.rows = rows;
-        this.generationGrace = options.generationGrace();
+        this.readable = readable;
     }
 
     /**
@@ -49,7 +46,7 @@ final class GenerationSweeper {
      * @return how many versions it removed
      */
     long sweep(ViewDefinition view, ViewStatus status, Instant serverNow) {
-        long oldestReadable = oldestReadable(status, serverNow);
+        long oldestReadable = readable.oldestReadable(status, serverNow);
         if (oldestReadable <= 0) {
             return 0;
         }
@@ -59,20 +56,5 @@ final class GenerationSweeper {
             log.debug("View {}: removed {} superseded row version(s)", view.key(), removed);
         }
         return removed;
-    }
-
-    /** The oldest generation a reader may still read, 0 when there is no versioned one. */
-    long oldestReadable(ViewStatus status, Instant serverNow) {
-        Generation current = status.generation();
-        if (current == null || current.isLegacy()) {
-            return 0;
-        }
-        ViewStatus.Previous previous = status.previous();
-        if (previous != null && previous.flippedAt() != null && serverNow.isBefore(previous.flippedAt().plus(generationGrace))) {
-            Generation before = previous.generation();
-            // Within the grace of a flip from nothing, or from a legacy generation: nothing is old yet
-            return before == null || before.isLegacy() ? 0 : Math.min(before.number(), current.number());
-        }
-        return current.number();
     }
 }

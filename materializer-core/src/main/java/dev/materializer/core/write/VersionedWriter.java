@@ -1,5 +1,6 @@
 package dev.materializer.core.write;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -111,11 +112,12 @@ final class VersionedWriter {
     /**
      * Writes the view's result as its next generation, unless it equals the current one.
      * @param start the view's status the pass started from: generation, write version, attempts
+     * @param serverNow the server's time when that status was read
      * @param generations per target of a view of the partition, its current generation, for the guard
      */
-    WriteOutcome write(ViewDefinition view, ViewStatus start, Map<String, @Nullable Generation> generations)
-            throws ViewRunException, PassSupersededException {
-        return write(view, start, generations, null);
+    WriteOutcome write(ViewDefinition view, ViewStatus start, Instant serverNow,
+            Map<String, @Nullable Generation> generations) throws ViewRunException, PassSupersededException {
+        return write(view, start, serverNow, generations, null);
     }
 
     /**
@@ -124,10 +126,11 @@ final class VersionedWriter {
      * @throws OutsideKeyScopeException when the restricted result has a row outside the scope;
      *     nothing was written that any reader sees
      */
-    WriteOutcome write(ViewDefinition view, ViewStatus start, Map<String, @Nullable Generation> generations,
-            @Nullable KeyScope scope) throws ViewRunException, PassSupersededException {
+    WriteOutcome write(ViewDefinition view, ViewStatus start, Instant serverNow,
+            Map<String, @Nullable Generation> generations, @Nullable KeyScope scope)
+            throws ViewRunException, PassSupersededException {
         MongoCollection<BsonDocument> target = database.getCollection(view.targetCollection(), BsonDocument.class);
-        Attempt attempt = new Attempt(view, start, target, scope == null ? null : keysOf(scope));
+        Attempt attempt = new Attempt(view, start, serverNow, target, scope == null ? null : keysOf(scope));
         try (ResultReader.Cursor result = scope == null ? reader.open(view, generations)
                 : reader.open(view, scope.pipeline(), generations);
                 StoredRows stored = StoredRows.open(target, rows, view.partition(), start.generation(), false,
@@ -157,6 +160,9 @@ final class VersionedWriter {
 
         private final ViewStatus start;
 
+        /** The server's time when the pass read its starting status: earlier than any write of it. */
+        private final Instant serverNow;
+
         private final MongoCollection<BsonDocument> target;
 
         /** The rows of this attempt's versions have ids made with it, unique to the attempt. */
@@ -183,11 +189,12 @@ final class VersionedWriter {
         /** Rows the result has that the stored generation lacks: what a key-scoped pass adds to the view. */
         private long rowsAdded;
 
-        Attempt(ViewDefinition view, ViewStatus start, MongoCollection<BsonDocument> target,
+        Attempt(ViewDefinition view, ViewStatus start, Instant serverNow, MongoCollection<BsonDocument> target,
                 @Nullable Set<String> scope) {
             this.scope = scope;
             this.view = view;
             this.start = start;
+            this.serverNow = serverNow;
             this.target = target;
             this.owner = instanceId + "/" + id.toHexString();
         }
@@ -276,7 +283,7 @@ final class VersionedWriter {
                     renew();
                 }
                 flush(target, null);
-                if (!flip.flip(view, current, start.version(), generation, owner)) {
+                if (!flip.flip(view, start, serverNow, generation, owner)) {
                     throw new PassSupersededException(
                             "the pass lost its lease, or another pass changed the generation of the view");
                 }
@@ -331,8 +338,7 @@ final class VersionedWriter {
                 session.startTransaction(EngineConcerns.TRANSACTION);
                 try {
                     // First, so that a pass taking the lease meanwhile is a write conflict of this one
-                    if (!flip.flipInTransaction(session, transactionsViews.collection(), view, start.generation(),
-                            start.version(), start.attempts())) {
+                    if (!flip.flipInTransaction(session, transactionsViews.collection(), view, start, serverNow)) {
                         throw new PassSupersededException("another pass holds or wrote the view since this one started");
                     }
                     generation = start.attempts() + 1;

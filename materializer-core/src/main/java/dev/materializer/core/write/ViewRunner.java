@@ -81,11 +81,12 @@ public final class ViewRunner {
         this.statuses = new StatusStore(database, options);
         this.indexes = new TargetIndexes(database, options.partitionField());
         TargetRows rows = new TargetRows(options.partitionField(), options.targetId(), hasher);
-        this.sweeper = new GenerationSweeper(database, options, rows);
+        ReadableGenerations readable = new ReadableGenerations(options.generationGrace());
+        this.sweeper = new GenerationSweeper(database, rows, readable);
         ResultReader reader = new ResultReader(database, options, guard, hasher, rows);
         this.verifier = new ViewVerifier(database, statuses, reader, rows, hasher);
         ViewDocuments views = new ViewDocuments(database, options);
-        GenerationFlip flip = new GenerationFlip(views);
+        GenerationFlip flip = new GenerationFlip(views, readable);
         this.flip = flip;
         this.writer = new VersionedWriter(database, transactionsClient, options, reader, rows, hasher,
                 new ViewLeases(views, options.passLease(), flip), flip);
@@ -131,7 +132,7 @@ public final class ViewRunner {
             KeyScope keys = current == null || current.isLegacy() ? null : scope;
             WriteOutcome outcome;
             try {
-                outcome = writer.write(view, status.status(), generations, keys);
+                outcome = writer.write(view, status.status(), status.serverNow(), generations, keys);
             }
             catch (OutsideKeyScopeException ex) {
                 log.warn("View {}: {}; it runs whole", view.key(), ex.getMessage());

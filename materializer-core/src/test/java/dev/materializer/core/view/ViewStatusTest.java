@@ -83,7 +83,26 @@ class ViewStatusTest {
                 Arguments.of("after the first flip", new ViewStatus(ViewState.OK, null, AT, CURRENT,
                         new ViewStatus.Previous(null, FLIPPED), null)),
                 Arguments.of("a lease only", new ViewStatus(null, null, null, null, null,
-                        new ViewStatus.Lease("o", UNTIL))));
+                        new ViewStatus.Lease("o", UNTIL))),
+                Arguments.of("generations before the previous one", new ViewStatus(ViewState.OK, null, AT, CURRENT,
+                        new ViewStatus.Previous(PREVIOUS, FLIPPED), java.util.List.of(
+                                new ViewStatus.Previous(Generation.of(3), FLIPPED.minusSeconds(2)),
+                                new ViewStatus.Previous(Generation.of(7), FLIPPED.minusSeconds(1))), null, 4, 12)));
+    }
+
+    @Test
+    void earlierGenerationsAreStoredOldestFirstAndAnEntryThatNamesNoGenerationOrTimeReadsAsNone() {
+        BsonDocument stored = BsonDocument.parse("""
+                {generation: {$numberLong: '12'},
+                 earlier: [{generation: {$numberLong: '3'}, flippedAt: {$date: '2025-03-01T10:14:00.456Z'}},
+                           {generation: null, flippedAt: {$date: '2025-03-01T10:14:00.456Z'}},
+                           {generation: {$numberLong: '5'}}, 'junk',
+                           {generation: {$numberLong: '7'}, flippedAt: {$date: '2025-03-01T10:14:00.456Z'}}]}
+                """);
+
+        assertThat(ViewStatus.fromBson(stored).earlier()).containsExactly(
+                new ViewStatus.Previous(Generation.of(3), FLIPPED), new ViewStatus.Previous(Generation.of(7), FLIPPED));
+        assertThat(ViewStatus.fromBson(BsonDocument.parse("{earlier: 'not a list'}")).earlier()).isEmpty();
     }
 
     @Test

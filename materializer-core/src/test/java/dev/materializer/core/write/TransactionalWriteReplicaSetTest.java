@@ -145,7 +145,7 @@ class TransactionalWriteReplicaSetTest {
                 new BsonDocument(fixture.options.statusField() + ".generation", new org.bson.BsonInt64(7))));
 
         try {
-            fixture.writer(true).write(view, start, fixture.generations("acme"));
+            fixture.writer(true).write(view, start, fixture.serverNow(), fixture.generations("acme"));
             throw new AssertionError("the pass did not give way");
         }
         catch (PassSupersededException expected) {
@@ -169,7 +169,7 @@ class TransactionalWriteReplicaSetTest {
         fixture.order(2, "acme", "north", 5);
         assertThat(runner.run(view).mode()).isEqualTo(WriteMode.TRANSACTION);
 
-        assertThat(fixture.flip().flip(view, startedFrom.generation(), startedFrom.version(), stale, "stale-pass"))
+        assertThat(fixture.flip().flip(view, startedFrom, fixture.serverNow(), stale, "stale-pass"))
             .as("the transaction moved the write version").isFalse();
         assertThat(fixture.readField(view, "total")).containsExactly(entry("north", 15));
     }

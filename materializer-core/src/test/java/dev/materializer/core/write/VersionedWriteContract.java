@@ -207,7 +207,7 @@ abstract class VersionedWriteContract {
         fixture.flip().confirm(view, stale.generation(), stale.version());
         fixture.setAmount(1, 99);
 
-        assertThatSuperseded(() -> fixture.writer(false).write(view, stale, fixture.generations("acme")));
+        assertThatSuperseded(() -> fixture.writer(false).write(view, stale, fixture.serverNow(), fixture.generations("acme")));
 
         ViewStatus now = fixture.status(view);
         assertThat(now.generation()).as("nothing flipped").isEqualTo(stale.generation());
@@ -229,7 +229,7 @@ abstract class VersionedWriteContract {
         Generation newer = fixture.status(view).generation();
 
         fixture.source().updateMany(new BsonDocument(), Updates.set("amount", 12));
-        assertThatSuperseded(() -> fixture.writer(false).write(view, startedFrom, fixture.generations("acme")));
+        assertThatSuperseded(() -> fixture.writer(false).write(view, startedFrom, fixture.serverNow(), fixture.generations("acme")));
 
         ViewStatus status = fixture.status(view);
         assertThat(status.generation()).isEqualTo(newer);
@@ -269,6 +269,33 @@ abstract class VersionedWriteContract {
 
         assertThat(fixture.readField(view, second, "total")).containsExactly(entry("north", 11), entry("south", 7));
         assertThat(fixture.readField(view, "total")).containsExactly(entry("north", 11), entry("south", 8));
+    }
+
+    @Test
+    void everyGenerationSupersededWithinTheGraceStaysWholeHoweverManyFlipsFollow(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo,
+                MaterializerOptions.builder().instanceId("test").generationGrace(Duration.ofHours(1)).build());
+        fixture.order(1, "acme", "north", 10);
+        fixture.order(2, "acme", "south", 7);
+        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewRunner runner = fixture.groupsRunner();
+        runner.run(view);
+        // A reader takes this generation; three flips follow within a second
+        Generation held = fixture.status(view).generation();
+        fixture.setAmount(1, 11);
+        runner.run(view);
+        fixture.setAmount(2, 8);
+        runner.run(view);
+        fixture.source().deleteOne(Filters.eq("_id", 1));
+        runner.run(view);
+
+        runner.sweep(view);
+
+        assertThat(fixture.readField(view, held, "total")).as("the reader's generation, inside its grace")
+            .containsExactly(entry("north", 10), entry("south", 7));
+        assertThat(fixture.readField(view, "total")).containsExactly(entry("south", 8));
+        assertThat(fixture.status(view).earlier()).as("the generations before the previous one, with their flips")
+            .extracting(ViewStatus.Previous::generation).contains(held);
     }
 
     @Test
@@ -523,13 +550,13 @@ abstract class VersionedWriteContract {
         ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
         long generation = fixture.leases().take(view, "mine", null, 0);
         fixture.lease(view, "mine", LONG_AGO);
-        assertThat(fixture.flip().flip(view, null, 0, generation, "mine")).as("with its lease ended").isFalse();
+        assertThat(fixture.flip().flip(view, ViewStatus.NONE, fixture.serverNow(), generation, "mine")).as("with its lease ended").isFalse();
 
         fixture.lease(view, "theirs", FAR_AHEAD);
-        assertThat(fixture.flip().flip(view, null, 0, generation, "mine")).as("with another's lease").isFalse();
+        assertThat(fixture.flip().flip(view, ViewStatus.NONE, fixture.serverNow(), generation, "mine")).as("with another's lease").isFalse();
 
         fixture.lease(view, "mine", FAR_AHEAD);
-        assertThat(fixture.flip().flip(view, null, 0, generation, "mine")).isTrue();
+        assertThat(fixture.flip().flip(view, ViewStatus.NONE, fixture.serverNow(), generation, "mine")).isTrue();
         assertThat(fixture.status(view).generation()).isEqualTo(Generation.of(generation));
         assertThat(fixture.status(view).lease()).isNull();
         assertThat(fixture.status(view).previous().generation()).isNull();

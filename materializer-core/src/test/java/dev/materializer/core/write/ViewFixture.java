@@ -90,6 +90,13 @@ final class ViewFixture {
                 leases(), flip());
     }
 
+    /** The server's time now, as a pass reads it with its status (read with a view document: have one). */
+    Instant serverNow() {
+        BsonDocument row = views().aggregate(List.of(BsonDocument.parse("{$limit: 1}"),
+                BsonDocument.parse("{$project: {_id: 0, now: '$$NOW'}}"))).first();
+        return Instant.ofEpochMilli(row.getDateTime("now").getValue());
+    }
+
     TargetRows rows() {
         return new TargetRows(options.partitionField(), options.targetId(), new RowHasher());
     }
@@ -104,7 +111,7 @@ final class ViewFixture {
     }
 
     GenerationFlip flip() {
-        return new GenerationFlip(new ViewDocuments(database, options));
+        return new GenerationFlip(new ViewDocuments(database, options), new ReadableGenerations(options.generationGrace()));
     }
 
     /** Stores a view document and returns its definition. */
