@@ -21,9 +21,11 @@ import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewKey;
 import dev.materializer.core.view.ViewState;
+import dev.materializer.core.view.ViewStatus;
 import dev.materializer.core.write.LostStatus;
 import dev.materializer.core.write.StatusStore;
 import dev.materializer.core.write.ViewRunner;
+import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -204,26 +206,32 @@ final class PassExecution implements PassScheduler.PassRunner {
     }
 
     /**
-     * Puts back the status of a view whose document an application replaced without it, at the
-     * generation this instance knows (see {@link LostStatus}), so readers do not go blank until a
+     * Puts back the status of a view whose document an application replaced without it: the newest
+     * status this instance read of it (see {@link LostStatus}), so readers do not go blank until a
      * pass and the view is not written anew. Runs in the partition's lane; the owner restores it, any
      * other instance leaves it to the owner.
-     * @return false when the view must run instead: no number generation known, or the write failed
+     * @param lastSeen the newest status read before the replace, or null when none was
+     * @return false when the view must run: no status with a generation was known, the write failed,
+     *     or the target holds writes after that status, which may be a flip the views stream never showed
      */
-    boolean restoreLostStatus(ViewDefinition view) {
+    boolean restoreLostStatus(ViewDefinition view, @Nullable BsonDocument lastSeen) {
         if (!owns.test(view.partition())) {
             return true;
         }
-        Generation generation = registry.generation(view.key());
-        if (generation == null || generation.isLegacy()) {
+        Generation generation = ViewStatus.fromBson(lastSeen).generation();
+        if (lastSeen == null || generation == null || generation.isLegacy()) {
             return false;
         }
         try {
-            if (lostStatus.restore(view, generation, clock.now())) {
+            LostStatus.Restored restored = lostStatus.restore(view, lastSeen, clock.now());
+            if (restored != LostStatus.Restored.STATUS_PRESENT) {
                 log.warn("View {} of partition {}: its document was replaced without its status field; the status"
-                        + " of generation {} was put back", view.key().id(), view.partition(), generation);
+                        + " of generation {} was put back{}", view.key().id(), view.partition(), generation,
+                        restored == LostStatus.Restored.MAY_BE_STALE
+                                ? " (the target holds writes after it that the views stream did not show: a pass follows)"
+                                : "");
             }
-            return true;
+            return restored != LostStatus.Restored.MAY_BE_STALE;
         }
         catch (MongoException ex) {
             log.warn("View {} of partition {}: the status its document lost could not be put back ({}); it runs again",
@@ -354,7 +362,10 @@ final class PassExecution implements PassScheduler.PassRunner {
 
     private void refreshGeneration(ViewDefinition view) {
         try {
-            registry.setGeneration(view.key(), status.read(view).generation());
+            BsonDocument stored = status.readStored(view);
+            if (stored != null) {
+                registry.noteStatus(view.key(), stored);
+            }
         }
         catch (MongoException ex) {
             log.debug("The generation of view {} was not read back: {}", view.key(), ex.getMessage());

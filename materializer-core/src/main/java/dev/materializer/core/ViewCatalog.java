@@ -162,7 +162,11 @@ final class ViewCatalog implements StreamListener {
             if (known != null && sameDefinition(known, view)) {
                 return known;
             }
-            registry.put(view, ViewStatus.fromBson(storedStatus(document)).generation());
+            BsonDocument stored = storedStatus(document);
+            registry.put(view, ViewStatus.fromBson(stored).generation());
+            if (stored != null) {
+                registry.noteStatus(view.key(), stored);
+            }
             return view;
         }
         catch (InvalidViewException | IllegalArgumentException ex) {
@@ -224,9 +228,14 @@ final class ViewCatalog implements StreamListener {
         ViewDefinition before = registry.definition(id);
         ViewDefinition after = accept(document);
         if (after != null && after == before) {
-            if (statusLost(after, document)) {
+            BsonDocument stored = storedStatus(document);
+            BsonDocument lastSeen = registry.lastStatus(after.key());
+            if (stored != null) {
+                registry.noteStatus(after.key(), stored);
+            }
+            if (statusLost(stored, lastSeen)) {
                 // Replaced without its status (a Spring Data save(), say): readers read nothing until a generation is named again
-                restoreOrRun(after);
+                restoreOrRun(after, lastSeen);
             }
             // Otherwise only the status or the user's metadata changed: the view stays as it runs.
             return;
@@ -262,10 +271,13 @@ final class ViewCatalog implements StreamListener {
         rebalance(removed.partition(), view -> false);
     }
 
-    /** Puts a lost status back in the view's lane; where it cannot be, the view runs (and its first pass starts anew). */
-    private void restoreOrRun(ViewDefinition view) {
+    /**
+     * Puts a lost status back in the view's lane: the newest one read before the replace. Where it
+     * cannot be, or it may be stale, the view runs.
+     */
+    private void restoreOrRun(ViewDefinition view, @Nullable BsonDocument lastSeen) {
         lanes.submit(view.partition(), () -> {
-            if (scheduler.intake() && !passes.restoreLostStatus(view)) {
+            if (scheduler.intake() && !passes.restoreLostStatus(view, lastSeen)) {
                 log.warn("View {} of partition {}: its document was replaced without its status field; it runs again",
                         view.key().id(), view.partition());
                 scheduler.retry(view.partition(), passes.rebalance(view.partition(), other -> other.key().equals(view.key())));
@@ -313,9 +325,9 @@ final class ViewCatalog implements StreamListener {
         return dev.materializer.core.stream.Checkpoint.at(token, Set.of(), Set.of());
     }
 
-    /** The engine knows a generation of the view, but its document names none any more. */
-    private boolean statusLost(ViewDefinition view, BsonDocument document) {
-        return registry.generation(view.key()) != null && ViewStatus.fromBson(storedStatus(document)).generation() == null;
+    /** The engine read a status of the view with a generation, but its document names none any more. */
+    private static boolean statusLost(@Nullable BsonDocument stored, @Nullable BsonDocument lastSeen) {
+        return ViewStatus.fromBson(stored).generation() == null && ViewStatus.fromBson(lastSeen).generation() != null;
     }
 
     private static boolean sameDefinition(ViewDefinition a, ViewDefinition b) {

@@ -22,6 +22,8 @@ import dev.materializer.core.incremental.ViewShape;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.InvalidViewException;
 import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.view.ViewStatus;
+import org.bson.BsonDocument;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -428,11 +430,22 @@ final class ViewRegistry {
         return entry == null ? null : entry.generation();
     }
 
-    void setGeneration(ViewKey key, @Nullable Generation generation) {
+    /**
+     * Records a status of the view as read from its document (by the views stream, or after a pass),
+     * unless the one recorded is newer: the newest status known is what a restore puts back.
+     * @param status the status field as stored
+     */
+    void noteStatus(ViewKey key, BsonDocument status) {
         Entry entry = entryOf(key);
         if (entry != null) {
-            entry.setGeneration(generation);
+            entry.noteStatus(status);
         }
+    }
+
+    /** The newest status of the view this instance has read, as stored; null when none. */
+    @Nullable BsonDocument lastStatus(ViewKey key) {
+        Entry entry = entryOf(key);
+        return entry == null ? null : entry.lastStatus();
     }
 
     /** The entry of the key, when the view is still in that partition. */
@@ -510,6 +523,9 @@ final class ViewRegistry {
 
         private @Nullable Generation generation;
 
+        /** The newest status of the view read from its document; never handed out without a copy. */
+        private @Nullable BsonDocument lastStatus;
+
         private @Nullable Instant lastRun;
 
         private @Nullable PassOutcome lastOutcome;
@@ -563,8 +579,32 @@ final class ViewRegistry {
             return generation;
         }
 
-        synchronized void setGeneration(@Nullable Generation value) {
-            generation = value;
+        /**
+         * Keeps the newer of two statuses: attempts and generation numbers only grow (a restore keeps
+         * them), so the one with more attempts, then the higher generation, is the later; on a tie
+         * the one recorded last.
+         */
+        synchronized void noteStatus(BsonDocument status) {
+            ViewStatus noted = ViewStatus.fromBson(status);
+            if (lastStatus != null) {
+                ViewStatus known = ViewStatus.fromBson(lastStatus);
+                int order = Long.compare(noted.attempts(), known.attempts());
+                if (order < 0 || (order == 0 && numberOf(noted.generation()) < numberOf(known.generation()))) {
+                    return;
+                }
+            }
+            lastStatus = status.clone();
+            if (noted.generation() != null) {
+                generation = noted.generation();
+            }
+        }
+
+        synchronized @Nullable BsonDocument lastStatus() {
+            return lastStatus == null ? null : lastStatus.clone();
+        }
+
+        private static long numberOf(@Nullable Generation generation) {
+            return generation == null ? 0 : generation.number();
         }
 
         synchronized void recordPass(PassReport report, Instant at) {

@@ -286,6 +286,44 @@ abstract class NeverLoseAChangeScenarios {
         }
     }
 
+    @Test
+    void aStatusPutBackAfterASaveNamesTheGenerationAnotherInstanceFlippedWithTheOnesBeforeIt(TestMongo mongo)
+            throws Exception {
+        ManualClock clock = new ManualClock();
+        try (EngineFixture b = instance(mongo, clock, "node-b"); EngineFixture a = instance(mongo, clock, "node-a")) {
+            String tenant = ownedBy("node-a", "node-a", "node-b");
+            String view = "revenue-" + tenant;
+            a.collection("orders").insertOne(order("o1", tenant, "apple", 1, 1));
+            a.defineView(view, tenant, List.of("orders"), "revenue", REVENUE);
+            a.start();
+            b.start();
+            clock.advance(a.options.partitionLease().dividedBy(3));
+            awaitLive(a, "node-a", "node-b");
+            awaitLive(b, "node-a", "node-b");
+            a.settle();
+
+            // A refresh asked for on node-b flips the view there; node-a's own pass then finds it unchanged
+            a.collection("orders").insertOne(order("o2", tenant, "pear", 1, 4));
+            a.events.awaitChanges(1);
+            assertThat(b.engine.refresh(tenant, view).get(10, java.util.concurrent.TimeUnit.SECONDS).outcome())
+                .isEqualTo(PassOutcome.CHANGED);
+            a.settle();
+            assertThat(a.engine.awaitIdle(RecordingListener.WAIT)).isTrue();
+            org.bson.Document before = a.status(view);
+
+            // A Spring Data save() of the unchanged definition: the status field is gone
+            org.bson.Document replaced = a.viewDocument(view);
+            replaced.remove(a.options.statusField());
+            a.views().replaceOne(Filters.eq("_id", view), replaced);
+            await().atMost(RecordingListener.WAIT).until(() -> a.status(view).get("generation") != null);
+
+            assertThat(a.status(view).get("generation")).as("the generation readers last saw")
+                .isEqualTo(before.get("generation"));
+            assertThat(a.status(view).get("previous")).as("its readers keep their grace").isEqualTo(before.get("previous"));
+            assertThat(a.rows(view, "revenue")).containsExactly(row("apple", "revenue", 1), row("pear", "revenue", 4));
+        }
+    }
+
     private static EngineFixture instance(TestMongo mongo, ManualClock clock, String id) {
         return new EngineFixture(mongo, clock, builder -> builder.instanceId(id));
     }
