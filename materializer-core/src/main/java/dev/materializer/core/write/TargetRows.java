@@ -89,11 +89,21 @@ final class TargetRows {
                 version.get(partitionField)), version, new ReplaceOptions().upsert(true));
     }
 
-    /** Supersedes a current version in generation {@code to}; a version already closed stays as it is. */
-    UpdateOneModel<BsonDocument> close(BsonValue storedId, String partition, long to) {
+    /**
+     * Supersedes a version of generation {@code from} in generation {@code to}: one still open, or
+     * closed by an attempt numbered between the two — an attempt that can never flip, whose close
+     * landed late. A version closed by any other number stays as it is: so an attempt that lost its
+     * lease can only ever close versions still open, which undoing its number reopens rightly.
+     * @param from the generation the attempt started from, whose version it closes
+     * @param to the attempt's number
+     */
+    UpdateOneModel<BsonDocument> close(BsonValue storedId, String partition, long from, long to) {
+        BsonArray closable = new BsonArray(List.of(new BsonDocument(ViewFilter.TO_FIELD, OPEN),
+                new BsonDocument(ViewFilter.TO_FIELD, new BsonDocument("$gt", new BsonInt64(from))
+                    .append("$lt", new BsonInt64(to)))));
         return new UpdateOneModel<>(new BsonDocument("_id", storedId)
             .append(partitionField, new BsonString(partition))
-            .append(ViewFilter.TO_FIELD, OPEN),
+            .append("$or", closable),
                 new BsonDocument("$set", new BsonDocument(ViewFilter.TO_FIELD, new BsonInt64(to))));
     }
 
@@ -121,9 +131,29 @@ final class TargetRows {
         return ViewFilter.of(partitionField, partition, generation);
     }
 
-    /** The current versions an attempt above {@code generation} added and did not flip. */
-    BsonDocument addedAbove(String partition, long generation) {
-        return addedAbove(partitionField, partition, generation);
+    /**
+     * The current versions the attempts numbered between two numbers (both left out) added: those
+     * after a generation and before an attempt, none of which flipped.
+     */
+    BsonDocument addedBetween(String partition, long above, long below) {
+        return new BsonDocument(partitionField, new BsonString(partition)).append(ViewFilter.TO_FIELD, OPEN)
+            .append(ViewFilter.FROM_FIELD, new BsonDocument("$gt", new BsonInt64(above)).append("$lt", new BsonInt64(below)));
+    }
+
+    /** The versions the attempts numbered between two numbers (both left out) closed. */
+    BsonDocument closedBetween(String partition, long above, long below) {
+        return new BsonDocument(partitionField, new BsonString(partition)).append(ViewFilter.TO_FIELD,
+                new BsonDocument("$gt", new BsonInt64(above)).append("$lt", new BsonInt64(Math.min(below, ViewFilter.OPEN))));
+    }
+
+    /** The versions one attempt added, whatever closed them since. */
+    BsonDocument addedBy(String partition, long attempt) {
+        return partition(partition).append(ViewFilter.FROM_FIELD, new BsonInt64(attempt));
+    }
+
+    /** The versions one attempt closed. */
+    BsonDocument closedBy(String partition, long attempt) {
+        return partition(partition).append(ViewFilter.TO_FIELD, new BsonInt64(attempt));
     }
 
     static BsonDocument addedAbove(String partitionField, String partition, long generation) {
@@ -131,17 +161,13 @@ final class TargetRows {
             .append(ViewFilter.FROM_FIELD, new BsonDocument("$gt", new BsonInt64(generation)));
     }
 
-    /** The versions an attempt above {@code generation} closed and did not flip. */
-    BsonDocument closedAbove(String partition, long generation) {
-        return closedAbove(partitionField, partition, generation);
-    }
 
     static BsonDocument closedAbove(String partitionField, String partition, long generation) {
         return new BsonDocument(partitionField, new BsonString(partition)).append(ViewFilter.TO_FIELD,
                 new BsonDocument("$gt", new BsonInt64(generation)).append("$lt", OPEN));
     }
 
-    /** Reopens versions: what {@link #closedAbove} selects becomes current again. */
+    /** Reopens versions: what {@link #closedBetween} selects becomes current again. */
     static BsonDocument reopen() {
         return new BsonDocument("$set", new BsonDocument(ViewFilter.TO_FIELD, OPEN));
     }
@@ -151,9 +177,10 @@ final class TargetRows {
         return partition(partition).append(ViewFilter.TO_FIELD, new BsonDocument("$lte", new BsonInt64(generation)));
     }
 
-    /** Every row version of a partition, of any generation. */
-    BsonDocument versionsOf(String partition) {
-        return partition(partition).append(ViewFilter.TO_FIELD, new BsonDocument("$exists", BsonBoolean.TRUE));
+    /** Every row version of a partition added by an attempt numbered below one, whatever closed it. */
+    BsonDocument versionsBefore(String partition, long attempt) {
+        return partition(partition).append(ViewFilter.TO_FIELD, new BsonDocument("$exists", BsonBoolean.TRUE))
+            .append(ViewFilter.FROM_FIELD, new BsonDocument("$lt", new BsonInt64(attempt)));
     }
 
     /** The rows of a partition in a format before row versions: they have no {@code _viewTo}. */

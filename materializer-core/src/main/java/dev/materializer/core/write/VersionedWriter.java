@@ -46,10 +46,10 @@ import org.slf4j.LoggerFactory;
  * {@code maxTransactionRows} changes, the changes and the flip go in one transaction (one round,
  * fenced by the transaction itself). Otherwise it takes the view's lease at the first group of
  * changes, writes in groups of {@value TargetRows#GROUP_SIZE}, renewing the lease before each, and
- * flips with the lease and the generation and version it started from. Without transactions a
- * group is fenced by the lease alone: a pass paused for longer than {@code passLease} between its
- * renewal and its write could still land a group after another pass took over, which the
- * reconciler repairs.
+ * flips with the lease and the generation and version it started from. With transactions each group
+ * commits together with a renewal of the lease, so a group of a pass paused past its lease never
+ * lands; without, a group is fenced by the lease alone, and a pass that finds it lost the view undoes
+ * its own number (the late versions are visible until then).
  *
  * <p>Memory: the merge holds a batch of the result, a batch of the stored rows and the changes not
  * yet written — a group of {@value TargetRows#GROUP_SIZE}, or up to {@code maxTransactionRows} while
@@ -87,12 +87,53 @@ final class VersionedWriter {
 
     private final int maxRows;
 
+    private final Pauses pauses;
+
+    /**
+     * Points of an attempt where a test holds the writer, to stand in for a process paused past its
+     * lease. Visible for testing; the engine's writer never pauses.
+     */
+    interface Pauses {
+
+        /** Pauses at none of them. */
+        Pauses NONE = new Pauses() {
+        };
+
+        /** The attempt holds the lease and has its number; it has not removed the leftovers yet. */
+        default void leaseTaken() {
+        }
+
+        /**
+         * The attempt is about to send a group of changes under its lease, where a pause does the most
+         * harm: without transactions once it renewed the lease, with them before the transaction that
+         * renews it.
+         * @param group the group's number in the attempt, from 1
+         */
+        default void beforeGroup(int group) {
+        }
+
+        /**
+         * The attempt knows it lost the view to another pass and is about to undo its number.
+         * @param attempt its number
+         */
+        default void beforeUndo(long attempt) {
+        }
+    }
+
     /**
      * @param transactions the client to write in transactions, null when the deployment has none;
      *     the database is used through it, since a session belongs to the client that started it
      */
     VersionedWriter(MongoDatabase database, @Nullable MongoClient transactions, MaterializerOptions options,
             ResultReader reader, TargetRows rows, RowHasher hasher, ViewLeases leases, GenerationFlip flip) {
+        this(database, transactions, options, reader, rows, hasher, leases, flip, Pauses.NONE);
+    }
+
+    // Visible for testing: a writer that pauses where a test holds it
+    VersionedWriter(MongoDatabase database, @Nullable MongoClient transactions, MaterializerOptions options,
+            ResultReader reader, TargetRows rows, RowHasher hasher, ViewLeases leases, GenerationFlip flip,
+            Pauses pauses) {
+        this.pauses = pauses;
         this.database = database;
         this.transactions = transactions;
         this.transactionsDatabase = transactions == null ? null
@@ -182,7 +223,20 @@ final class VersionedWriter {
         /** Whether this attempt took the view's lease (it writes in groups). */
         private boolean leased;
 
+        /** Set once the attempt knows it can never flip: its lease went to another, or its flip failed. */
+        private boolean lost;
+
+        /**
+         * Whether its groups go in transactions that also renew the lease, so none can land after
+         * another pass took the view over; false without transactions, or after one failed for
+         * another reason than a conflict.
+         */
+        private boolean groupsInTransactions = transactions != null;
+
         private long rowsWritten;
+
+        /** The groups this attempt sent under its lease. */
+        private int groups;
 
         private long rowsRemoved;
 
@@ -251,13 +305,11 @@ final class VersionedWriter {
             int limit = leased || transactions == null ? TargetRows.GROUP_SIZE
                     : Math.max(TargetRows.GROUP_SIZE, maxTransactionRows + 1);
             if (pending() >= limit) {
+                boolean renewFirst = leased;
                 if (!leased) {
                     begin();
                 }
-                else {
-                    renew();
-                }
-                flush(target, null);
+                writeGroup(renewFirst);
             }
         }
 
@@ -276,14 +328,13 @@ final class VersionedWriter {
                 mode = WriteMode.TRANSACTION;
             }
             else {
+                boolean renewFirst = leased;
                 if (!leased) {
                     begin();
                 }
-                else if (pending() > 0) {
-                    renew();
-                }
-                flush(target, null);
+                writeGroup(renewFirst);
                 if (!flip.flip(view, start, serverNow, generation, owner)) {
+                    lost = true;
                     throw new PassSupersededException(
                             "the pass lost its lease, or another pass changed the generation of the view");
                 }
@@ -319,7 +370,8 @@ final class VersionedWriter {
             }
             generation = taken;
             leased = true;
-            removeLeftovers(taken - 1, null, target);
+            pauses.leaseTaken();
+            removeLeftovers(taken, null, target);
         }
 
         /**
@@ -342,8 +394,8 @@ final class VersionedWriter {
                         throw new PassSupersededException("another pass holds or wrote the view since this one started");
                     }
                     generation = start.attempts() + 1;
-                    removeLeftovers(start.attempts(), session, targetInSession);
-                    flush(targetInSession, session);
+                    removeLeftovers(generation, session, targetInSession);
+                    send(targetInSession, session);
                     session.commitTransaction();
                     added.clear();
                     closed.clear();
@@ -377,17 +429,19 @@ final class VersionedWriter {
 
         /**
          * Removes what no reader sees and this attempt must not find: with a current generation, the
-         * versions added by attempts above it that did not flip (and it reopens the versions they
-         * closed); before the first generation, every version of the partition — there may be none,
-         * and any there are belong to a status that was lost (an application replaced the view
-         * document without its status field), whose numbers could reappear as this attempt's.
-         * @param lastAttempt the number of the last attempt before this one
+         * versions added by the attempts numbered between it and this one, none of which flipped (and
+         * it reopens the versions they closed); before the first generation, every version of the
+         * partition numbered below this attempt — there may be none, and any there are belong to a
+         * status that was lost (an application replaced the view document without its status field).
+         * Only numbers below its own: were this removal to land late, after another pass took the
+         * view over, it would never touch that pass's versions, which are numbered above.
+         * @param own this attempt's number
          */
-        private void removeLeftovers(long lastAttempt, @Nullable ClientSession session,
+        private void removeLeftovers(long own, @Nullable ClientSession session,
                 MongoCollection<BsonDocument> collection) {
             String partition = view.partition();
             if (start.generation() == null) {
-                long removed = deleteMany(collection, session, rows.versionsOf(partition));
+                long removed = deleteMany(collection, session, rows.versionsBefore(partition, own));
                 if (removed > 0) {
                     log.warn("View {}: its status names no generation but the target held {} row version(s) of it"
                             + " (was the view document replaced without its status field?): they were removed and the"
@@ -396,29 +450,107 @@ final class VersionedWriter {
                 return;
             }
             long current = currentNumber();
-            if (lastAttempt <= current) {
+            if (own - 1 <= current) {
                 return;
             }
-            long removed = deleteMany(collection, session, rows.addedAbove(partition, current));
+            long removed = deleteMany(collection, session, rows.addedBetween(partition, current, own));
+            BsonDocument closedByThem = rows.closedBetween(partition, current, own);
             long reopened = session == null
-                    ? collection.updateMany(rows.closedAbove(partition, current), TargetRows.reopen()).getModifiedCount()
-                    : collection.updateMany(session, rows.closedAbove(partition, current), TargetRows.reopen())
-                        .getModifiedCount();
+                    ? collection.updateMany(closedByThem, TargetRows.reopen()).getModifiedCount()
+                    : collection.updateMany(session, closedByThem, TargetRows.reopen()).getModifiedCount();
             if (removed > 0 || reopened > 0) {
                 log.info("View {}: undid an attempt that did not flip: removed {} and reopened {} row version(s)",
                         view.key(), removed, reopened);
             }
         }
 
-        /** Sends the pending changes as one unordered bulk write, in a transaction when given one. */
-        private void flush(MongoCollection<BsonDocument> collection, @Nullable ClientSession session)
+        /**
+         * Sends a group of changes under the lease. With transactions, the group and a renewal of the
+         * lease commit together: were another pass to take the view over first, the renewal finds the
+         * lease gone (or conflicts with the take) and nothing of the group lands — a pass paused past
+         * its lease can never make its versions visible. Without, it renews first (but right after
+         * taking the lease), and a pause between the renewal and the write can still land the group
+         * late; the attempt finds out at its next renewal or flip and undoes its number (see
+         * {@link #abandon}).
+         */
+        private void writeGroup(boolean renewFirst) throws ViewRunException, PassSupersededException {
+            if (pending() == 0) {
+                return;
+            }
+            groups++;
+            if (groupsInTransactions) {
+                pauses.beforeGroup(groups);
+                if (writeGroupInTransaction()) {
+                    return;
+                }
+            }
+            if (renewFirst) {
+                renew();
+            }
+            if (!groupsInTransactions) {
+                pauses.beforeGroup(groups);
+            }
+            send(target, null);
+            added.clear();
+            closed.clear();
+        }
+
+        /** @return false when the transaction failed for a reason that calls for groups without one */
+        private boolean writeGroupInTransaction() throws ViewRunException, PassSupersededException {
+            MongoClient client = transactions;
+            MongoDatabase inTransactions = transactionsDatabase;
+            if (client == null || inTransactions == null) {
+                throw new IllegalStateException("no transactions");
+            }
+            MongoCollection<BsonDocument> targetInSession = inTransactions.getCollection(view.targetCollection(),
+                    BsonDocument.class);
+            try (ClientSession session = client.startSession()) {
+                session.startTransaction(EngineConcerns.TRANSACTION);
+                try {
+                    if (!leases.renew(session, transactionsViews.collection(), view, owner)) {
+                        lost = true;
+                        throw new PassSupersededException("the pass lost its lease");
+                    }
+                    send(targetInSession, session);
+                    session.commitTransaction();
+                    added.clear();
+                    closed.clear();
+                    return true;
+                }
+                catch (MongoException ex) {
+                    if (MongoFailures.isWriteConflict(ex)) {
+                        lost = true;
+                        throw new PassSupersededException("another pass took the view over while this one wrote a group ("
+                                + MongoFailures.messageOf(ex) + ")");
+                    }
+                    if (MongoFailures.isInfrastructure(ex) && !ex.hasErrorLabel("TransientTransactionError")) {
+                        throw ex;
+                    }
+                    log.warn("View {}: the transaction of a group failed ({}): its groups go without one, fenced by the"
+                            + " lease alone", view.key(), MongoFailures.messageOf(ex));
+                    groupsInTransactions = false;
+                    return false;
+                }
+                finally {
+                    if (session.hasActiveTransaction()) {
+                        abortQuietly(session);
+                    }
+                }
+            }
+        }
+
+        /**
+         * Sends the pending changes as one unordered bulk write, in a transaction when given one; the
+         * caller lets go of them once they are written for good.
+         */
+        private void send(MongoCollection<BsonDocument> collection, @Nullable ClientSession session)
                 throws ViewRunException {
             if (pending() == 0) {
                 return;
             }
             List<WriteModel<BsonDocument>> writes = new ArrayList<>(pending());
             for (BsonValue storedId : closed) {
-                writes.add(rows.close(storedId, view.partition(), generation));
+                writes.add(rows.close(storedId, view.partition(), currentNumber(), generation));
             }
             for (ResultRow row : added) {
                 writes.add(rows.upsert(rows.version(row, view.partition(), id, generation)));
@@ -437,15 +569,11 @@ final class VersionedWriter {
                 }
                 throw new ViewRunException("the write of a group of rows failed: " + MongoFailures.messageOf(ex));
             }
-            if (session == null) {
-                // In a transaction they are written only once it commits: a failed commit writes them in groups
-                added.clear();
-                closed.clear();
-            }
         }
 
         private void renew() throws PassSupersededException {
             if (!leases.renew(view, owner)) {
+                lost = true;
                 throw new PassSupersededException("the pass lost its lease");
             }
         }
@@ -465,10 +593,21 @@ final class VersionedWriter {
             }
         }
 
-        /** A pass that fails ends its lease; what it wrote no reader sees, and the next attempt undoes it. */
+        /**
+         * A pass that fails ends its lease; what it wrote no reader sees, and the next attempt undoes
+         * it. An attempt that knows it lost the view to another pass also undoes its own number: a
+         * group it landed late (without transactions) is visible to that pass's readers, and the next
+         * attempt looks only above the generation. Its number never flips, so removing the versions
+         * it added and reopening those it closed is right whenever it runs — its closes only ever hit
+         * versions still open (see {@link TargetRows#close}). Not when the outcome is unknown (a
+         * failure of the deployment while flipping): the flip may have landed.
+         */
         void abandon() {
             if (!leased) {
                 return;
+            }
+            if (lost) {
+                undoOwnNumber();
             }
             try {
                 leases.release(view, owner);
@@ -476,6 +615,24 @@ final class VersionedWriter {
             catch (RuntimeException ex) {
                 log.warn("View {}: the lease of a failed pass could not be released; it ends on its own: {}",
                         view.key(), ex.toString());
+            }
+        }
+
+        private void undoOwnNumber() {
+            String partition = view.partition();
+            pauses.beforeUndo(generation);
+            try {
+                long removed = target.deleteMany(rows.addedBy(partition, generation)).getDeletedCount();
+                long reopened = target.updateMany(rows.closedBy(partition, generation), TargetRows.reopen())
+                    .getModifiedCount();
+                if (removed > 0 || reopened > 0) {
+                    log.info("View {}: the pass lost its lease to another; it undid its attempt {}: removed {} and"
+                            + " reopened {} row version(s)", view.key(), generation, removed, reopened);
+                }
+            }
+            catch (RuntimeException ex) {
+                log.warn("View {}: a pass that lost its lease could not undo its attempt {} ({}); the reconciler"
+                        + " repairs what it left", view.key(), generation, ex.toString());
             }
         }
     }

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import com.mongodb.client.ClientSession;
+import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.ReturnDocument;
@@ -90,6 +92,28 @@ final class ViewLeases {
             .append("$expr", views.leaseIsLive());
         return views.collection()
             .updateOne(filter, new BsonDocument("$set", new BsonDocument(views.status("lease.until"), until(now))))
+            .getMatchedCount() == 1;
+    }
+
+    /**
+     * Extends the lease of a pass while it is live and still its own, inside a transaction: the group
+     * written in the same transaction commits only with the lease, and a take of the view by another
+     * pass meanwhile is a write conflict of one of them.
+     * @param session the session of the transaction
+     * @param viewsInSession the views collection of the session's client
+     * @return false when the pass lost it
+     */
+    boolean renew(ClientSession session, MongoCollection<BsonDocument> viewsInSession, ViewDefinition view,
+            String owner) {
+        Instant now = views.serverNow(view);
+        if (now == null) {
+            return false;
+        }
+        BsonDocument filter = views.filter(view)
+            .append(views.status("lease.owner"), new BsonString(owner))
+            .append("$expr", views.leaseIsLive());
+        return viewsInSession
+            .updateOne(session, filter, new BsonDocument("$set", new BsonDocument(views.status("lease.until"), until(now))))
             .getMatchedCount() == 1;
     }
 

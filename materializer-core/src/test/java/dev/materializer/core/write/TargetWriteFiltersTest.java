@@ -45,20 +45,32 @@ class TargetWriteFiltersTest {
     void everyWriteAndRemovalOfTheWritersNamesThePartition() {
         BsonValue storedId = PartitionTargetId.INSTANCE.targetId(new BsonString("apple"), "acme", attempt);
 
-        assertThat(rows.close(storedId, "acme", 4).getFilter().toBsonDocument().get(PARTITION_FIELD)).isEqualTo(ACME);
+        assertThat(rows.close(storedId, "acme", 3, 4).getFilter().toBsonDocument().get(PARTITION_FIELD)).isEqualTo(ACME);
         assertThat(rows.byIds(List.of(storedId), "acme").get(PARTITION_FIELD)).isEqualTo(ACME);
         assertThat(rows.inGeneration("acme", Generation.of(3)).get(PARTITION_FIELD)).isEqualTo(ACME);
-        assertThat(rows.addedAbove("acme", 3).get(PARTITION_FIELD)).isEqualTo(ACME);
-        assertThat(rows.closedAbove("acme", 3).get(PARTITION_FIELD)).isEqualTo(ACME);
+        assertThat(rows.addedBetween("acme", 3, 6).get(PARTITION_FIELD)).isEqualTo(ACME);
+        assertThat(rows.closedBetween("acme", 3, 6).get(PARTITION_FIELD)).isEqualTo(ACME);
+        assertThat(rows.addedBy("acme", 4).get(PARTITION_FIELD)).isEqualTo(ACME);
+        assertThat(rows.closedBy("acme", 4).get(PARTITION_FIELD)).isEqualTo(ACME);
+        assertThat(rows.versionsBefore("acme", 4).get(PARTITION_FIELD)).isEqualTo(ACME);
         assertThat(rows.supersededBy("acme", 3).get(PARTITION_FIELD)).isEqualTo(ACME);
         assertThat(rows.beforeVersions("acme").get(PARTITION_FIELD)).isEqualTo(ACME);
     }
 
     @Test
-    void aCloseOnlyTouchesACurrentVersion() {
+    void aCloseOnlyTouchesAVersionStillOpenOrClosedByANumberThatCanNeverFlipBeforeIt() {
         BsonValue storedId = PartitionTargetId.INSTANCE.targetId(new BsonString("apple"), "acme", attempt);
 
-        assertThat(rows.close(storedId, "acme", 4).getFilter().toBsonDocument().get(ViewFilter.TO_FIELD))
-            .isEqualTo(new BsonInt64(ViewFilter.OPEN));
+        assertThat(rows.close(storedId, "acme", 3, 7).getFilter().toBsonDocument().get("$or")).isEqualTo(
+                BsonDocument.parse("{a: [{_viewTo: {$numberLong: '9223372036854775807'}},"
+                        + " {_viewTo: {$gt: {$numberLong: '3'}, $lt: {$numberLong: '7'}}}]}").get("a"));
+    }
+
+    @Test
+    void leftoversAreOnlyTheNumbersBetweenTheGenerationAndTheAttempt() {
+        assertThat(rows.addedBetween("acme", 3, 7).get(ViewFilter.FROM_FIELD))
+            .isEqualTo(BsonDocument.parse("{$gt: {$numberLong: '3'}, $lt: {$numberLong: '7'}}"));
+        assertThat(rows.closedBetween("acme", 3, 7).get(ViewFilter.TO_FIELD))
+            .isEqualTo(BsonDocument.parse("{$gt: {$numberLong: '3'}, $lt: {$numberLong: '7'}}"));
     }
 }

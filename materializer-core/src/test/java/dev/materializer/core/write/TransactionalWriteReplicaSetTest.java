@@ -10,6 +10,7 @@ import dev.materializer.core.PassReport;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewFilter;
 import dev.materializer.core.view.ViewStatus;
 import dev.materializer.testing.Capability;
 import dev.materializer.testing.MongoKind;
@@ -172,6 +173,43 @@ class TransactionalWriteReplicaSetTest {
         assertThat(fixture.flip().flip(view, startedFrom, fixture.serverNow(), stale, "stale-pass"))
             .as("the transaction moved the write version").isFalse();
         assertThat(fixture.readField(view, "total")).containsExactly(entry("north", 15));
+    }
+
+    @Test
+    void aGroupOfAPassPausedPastItsLeaseNeverLandsWhereTheDeploymentHasTransactions(TestMongo mongo) throws Exception {
+        ViewFixture fixture = new ViewFixture(mongo, MaterializerOptions.builder().instanceId("test")
+            .maxTransactionRows(10).generationGrace(java.time.Duration.ofHours(1)).build());
+        fixture.orders("acme", 1500, 1);
+        ViewDefinition view = fixture.view("amounts", "acme", ViewFixture.AMOUNTS);
+        fixture.transactionalRunner().run(view);
+        ViewStatus start = fixture.status(view);
+        fixture.source().updateMany(new BsonDocument(), Updates.set("amount", 2));
+        java.util.concurrent.atomic.AtomicLong landed = new java.util.concurrent.atomic.AtomicLong(-1);
+        WriterGate gate = new WriterGate(2, attempt -> landed.set(fixture.target().countDocuments(
+                Filters.or(Filters.eq(ViewFilter.FROM_FIELD, attempt), Filters.eq(ViewFilter.TO_FIELD, attempt)))));
+        java.util.concurrent.CompletableFuture<Throwable> late = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                fixture.writer(true, gate).write(view, start, fixture.serverNow(), fixture.generations("acme"));
+                return null;
+            }
+            catch (Exception ex) {
+                return ex;
+            }
+        });
+        gate.awaitHeld();
+        fixture.expireLease(view);
+        fixture.source().updateOne(Filters.eq("_id", 7), Updates.set("amount", 3));
+        assertThat(fixture.transactionalRunner().run(view).outcome()).isEqualTo(PassOutcome.CHANGED);
+        java.util.Map<Object, Object> written = fixture.readField(view, "amount");
+        long versions = fixture.target().countDocuments();
+
+        gate.release();
+        Throwable failure = late.get(1, java.util.concurrent.TimeUnit.MINUTES);
+
+        assertThat(failure).isInstanceOf(PassSupersededException.class);
+        assertThat(landed.get()).as("versions of the late pass when it knew it had lost the view: none landed").isZero();
+        assertThat(fixture.target().countDocuments()).isEqualTo(versions);
+        assertThat(fixture.readField(view, "amount")).isEqualTo(written);
     }
 
     @Test

@@ -83,11 +83,16 @@ final class ViewFixture {
 
     /** The writer alone, to drive a pass from a chosen starting status; in transactions when given a client. */
     VersionedWriter writer(boolean transactions) {
+        return writer(transactions, VersionedWriter.Pauses.NONE);
+    }
+
+    /** The writer alone, stopping where the test holds it. */
+    VersionedWriter writer(boolean transactions, VersionedWriter.Pauses pauses) {
         RowHasher hasher = new RowHasher();
         TargetRows rows = rows();
         return new VersionedWriter(database, transactions ? mongo.client() : null, options,
                 new ResultReader(database, options, new ScopeGuard(options.partitionField()), hasher, rows), rows, hasher,
-                leases(), flip());
+                leases(), flip(), pauses);
     }
 
     /** The server's time now, as a pass reads it with its status (read with a view document: have one). */
@@ -221,6 +226,12 @@ final class ViewFixture {
     List<BsonDocument> allRows(String partition) {
         return target().find(new BsonDocument(options.partitionField(), new BsonString(partition)))
             .into(new ArrayList<>());
+    }
+
+    /** Ends the lease on the view, as the time of a pass paused past it would. */
+    void expireLease(ViewDefinition view) {
+        views().updateOne(new BsonDocument("_id", view.id()), new BsonDocument("$set",
+                new BsonDocument(options.statusField() + ".lease.until", new BsonDateTime(0))));
     }
 
     /** Puts a lease on the view as another pass would. */
