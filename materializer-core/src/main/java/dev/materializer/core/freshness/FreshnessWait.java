@@ -78,7 +78,7 @@ public final class FreshnessWait {
             takesWhenHeard = progress.takes();
         }
         boolean applied = !progress.pending()
-                || (progress.lastEnded() > takesWhenHeard && !progress.lastEndedHandedBack());
+                || (progress.lastEnded() > takesWhenHeard && !progress.lastEndedUnapplied());
         return applied && probe.ok(partition, id) ? Freshness.FRESH : Freshness.WAITING;
     }
 }
