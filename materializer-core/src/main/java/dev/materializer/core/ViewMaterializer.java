@@ -149,12 +149,13 @@ public final class ViewMaterializer implements Materializer {
                 new CheckpointStore(this.database, options.checkpointsCollection(), options.instanceId(),
                         ownership::liveInstances),
                 clock, options, listener, status, ownership::owns, ownership::liveInstances);
+        this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler);
+        this.freshnessProbe = new EngineFreshness(registry, feed, scheduler, ownership, status, this::definitionsHeard,
+                catalog::applying);
+        this.freshness = new FreshnessWaits(freshnessProbe, freshnessProbe);
         this.reconciler = new Reconciler(clock, options.reconcileInterval(), options.reconcileMaxPerSecond(),
                 new Reconciliation(registry, passes, scheduler, lanes, status, clock, listener, ownership::owns,
                         () -> runner));
-        this.freshnessProbe = new EngineFreshness(registry, feed, scheduler, ownership::owns, status);
-        this.freshness = new FreshnessWaits(freshnessProbe, freshnessProbe);
-        this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler);
     }
 
     /** The longest a change waits for its pass while its partition never goes quiet. */
@@ -513,6 +514,16 @@ public final class ViewMaterializer implements Materializer {
         }
         behind.addAll(feed.streamsBehind(sinceNanos));
         return behind;
+    }
+
+    /**
+     * Whether the views stream handed the catalog every change of a view document committed before a
+     * moment: a poll that began after it came back empty, or it handed over a later event.
+     */
+    private boolean definitionsHeard(long sinceNanos, @Nullable BsonTimestamp clusterTime) {
+        CollectionStream stream = viewsStream;
+        return stream != null
+                && (stream.caughtUpSince(sinceNanos) || (clusterTime != null && stream.heardAfter(clusterTime)));
     }
 
     private void setState(EngineState next, @Nullable String why) {
