@@ -17,6 +17,7 @@ import dev.materializer.core.reconcile.Reconciler;
 import dev.materializer.core.routing.PartitionRouter;
 import dev.materializer.core.server.CapabilityDetector;
 import dev.materializer.core.server.ClockSkew;
+import dev.materializer.core.server.ClusterTime;
 import dev.materializer.core.server.EngineConcerns;
 import dev.materializer.core.server.EngineIndexes;
 import dev.materializer.core.server.ServerCapabilities;
@@ -155,7 +156,7 @@ public final class ViewMaterializer implements Materializer {
         this.freshness = new FreshnessWaits(freshnessProbe, freshnessProbe);
         this.reconciler = new Reconciler(clock, options.reconcileInterval(), options.reconcileMaxPerSecond(),
                 new Reconciliation(registry, passes, scheduler, lanes, status, clock, listener, ownership::owns,
-                        () -> runner));
+                        () -> runner, freshnessProbe, () -> ClusterTime.now(client, this.database)));
     }
 
     /** The longest a change waits for its pass while its partition never goes quiet. */
