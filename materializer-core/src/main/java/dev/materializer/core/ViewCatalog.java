@@ -300,8 +300,8 @@ final class ViewCatalog implements StreamListener {
      */
     private void apply(String partition, Callable<@Nullable Void> work) {
         applying.merge(partition, 1, Integer::sum);
-        lanes.submit(partition, work)
-            .whenComplete((done, failure) -> applying.computeIfPresent(partition, (key, count) -> count == 1 ? null : count - 1));
+        lanes.submit(partition, work).whenComplete((done, failure) ->
+                applying.computeIfPresent(partition, (key, count) -> count == 1 ? null : count - 1));
     }
 
     /**

@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * tell that a partition did not move while it looked.
  *
  * <p>Threads: {@link #owns} and {@link #changes()} from any thread (stream readers, pass workers,
- * waiting callers) read a volatile snapshot and an atomic count; the timer fires on the clock's thread and only hands the beat to this object's own
- * {@code materializer-heartbeat} thread, so a slow MongoDB never blocks the clock or the pass pool.
+ * waiting callers) read a volatile snapshot and an atomic count; the timer fires on the clock's
+ * thread and only hands the beat to this object's own {@code materializer-heartbeat} thread, so a
+ * slow MongoDB never blocks the clock or the pass pool.
  * The beats ({@link #refresh}, on the start thread or the heartbeat thread) and leaving are
  * serialized by one lock; the timer's lifecycle by this object's monitor, which no MongoDB call
  * holds. {@code onAcquired} runs on the thread of the beat and must only queue
