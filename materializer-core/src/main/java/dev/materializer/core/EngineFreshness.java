@@ -4,6 +4,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 import com.mongodb.MongoException;
+import dev.materializer.core.cluster.PartitionOwnership;
 import dev.materializer.core.freshness.FreshnessProbe;
 import dev.materializer.core.freshness.FreshnessWaits;
 import dev.materializer.core.graph.Lineage;
@@ -21,14 +22,22 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a wait for freshness reads of this engine: the registry, the streams, the scheduler and the
- * ownership, all from memory; and, for a wait on an instance that does not own the partition, the
- * times the owner recorded in the view's status. Called on the waiting caller's thread; every part it reads is
- * thread-safe on its own.
+ * What a wait for freshness, and the reconciler's judgement of drift, read of this engine: the
+ * registry, the streams (the views stream among them), the scheduler, the definition changes being
+ * applied and the ownership, all from memory; and, for a wait on an instance that does not own the
+ * partition, the times the owner recorded in the view's status. Called on the waiting caller's
+ * thread (or a pass thread, for the reconciler); every part it reads is thread-safe on its own.
  */
 final class EngineFreshness implements FreshnessProbe, FreshnessWaits.OwnerRecords {
 
     private static final Logger log = LoggerFactory.getLogger(EngineFreshness.class);
+
+    /** Whether a stream handed over everything committed before a moment (see {@link FreshnessProbe#heard}). */
+    @FunctionalInterface
+    interface StreamHeard {
+
+        boolean heard(long sinceNanos, @Nullable BsonTimestamp clusterTime);
+    }
 
     private final ViewRegistry registry;
 
@@ -36,22 +45,47 @@ final class EngineFreshness implements FreshnessProbe, FreshnessWaits.OwnerRecor
 
     private final PassScheduler scheduler;
 
-    private final Predicate<String> owns;
+    private final PartitionOwnership ownership;
 
     private final StatusStore status;
 
-    EngineFreshness(ViewRegistry registry, SourceFeed feed, PassScheduler scheduler, Predicate<String> owns,
-            StatusStore status) {
+    private final StreamHeard definitions;
+
+    private final Predicate<String> applyingDefinitions;
+
+    /**
+     * @param definitions whether the views stream handed over every change committed before a moment
+     * @param applyingDefinitions whether a change of a view document of a partition is still being applied
+     */
+    EngineFreshness(ViewRegistry registry, SourceFeed feed, PassScheduler scheduler, PartitionOwnership ownership,
+            StatusStore status, StreamHeard definitions, Predicate<String> applyingDefinitions) {
         this.status = status;
         this.registry = registry;
         this.feed = feed;
         this.scheduler = scheduler;
-        this.owns = owns;
+        this.ownership = ownership;
+        this.definitions = definitions;
+        this.applyingDefinitions = applyingDefinitions;
     }
 
     @Override
     public boolean owns(String partition) {
-        return owns.test(partition);
+        return ownership.owns(partition);
+    }
+
+    @Override
+    public long ownershipChanges() {
+        return ownership.changes();
+    }
+
+    @Override
+    public boolean heardDefinitions(long sinceNanos, @Nullable BsonTimestamp clusterTime) {
+        return definitions.heard(sinceNanos, clusterTime);
+    }
+
+    @Override
+    public boolean applyingDefinitions(String partition) {
+        return applyingDefinitions.test(partition);
     }
 
     @Override

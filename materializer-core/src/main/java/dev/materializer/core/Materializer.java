@@ -131,9 +131,12 @@ public interface Materializer extends AutoCloseable {
 
     /**
      * Waits until a view reflects every change of the collections it depends on that was
-     * acknowledged before this call — read-your-writes after the caller's own write. Answered by
-     * the instance that owns the view's partition; on another instance it waits, and answers
-     * false at the timeout, unless it comes to own the partition: there, use
+     * acknowledged before this call — read-your-writes after the caller's own write — and every
+     * change of its definition, or of a view it reads, acknowledged before it (the view then ran
+     * the new definition). Answered by the instance that owns the view's partition, from what it
+     * applied while it owned it throughout (after a handover and back, its catch-up counts); on
+     * another instance it waits, and answers false at the timeout, unless it comes to own the
+     * partition: there, use
      * {@link #awaitFresh(String, String, String, BsonTimestamp, Duration)}.
      * @param partition the partition
      * @param id the text of the view's {@code _id}

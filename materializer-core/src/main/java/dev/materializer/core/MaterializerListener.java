@@ -67,8 +67,9 @@ public interface MaterializerListener {
      * differed).
      * @param view the view
      * @param report what the comparison found
-     * @param drift whether the difference was drift: found while the view's partition had no work
-     *     pending, so no pass would have healed it
+     * @param drift whether the difference was drift: it stayed once the streams of the view's
+     *     lineage had handed over everything committed before the check, with no work of them
+     *     pending in the view's partition, so no pass would have healed it
      */
     default void onReconciled(ViewKey view, VerifyReport report, boolean drift) {
     }

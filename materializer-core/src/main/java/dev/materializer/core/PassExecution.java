@@ -43,8 +43,9 @@ import org.slf4j.LoggerFactory;
  * way, or met a failure of the deployment, are returned to the caller as marks, which the
  * scheduler keeps pending until they have run.
  *
- * <p>Passes and rebalances run only in partitions this instance owns; a refresh runs wherever it is
- * asked for.
+ * <p>Passes and rebalances run only in partitions this instance owns; a pass taken in a partition
+ * another instance owns by then says it ran elsewhere ({@link PassScheduler.Ran#elsewhere()}), so it
+ * never counts as the pass that applied its marks. A refresh runs wherever it is asked for.
  *
  * <p>Threads: called on the lanes' pool threads only; shared state lives in the registry (which is
  * synchronized) and in MongoDB.
@@ -100,12 +101,22 @@ final class PassExecution implements PassScheduler.PassRunner {
 
     @Override
     public DirtySources runPass(String partition, DirtySources dirty) {
-        DirtySources retries = new DirtySources();
+        return run(partition, dirty).retries();
+    }
+
+    @Override
+    public PassScheduler.Ran run(String partition, DirtySources dirty) {
         if (!owns.test(partition)) {
-            // Another instance owns it now and catches it up when it takes it: the change is its to run.
+            // Another instance owns it now and catches it up when it takes it: the change is its to run,
+            // and this pass applied none of it (a wait for freshness must not count it).
             log.debug("Partition {} is another instance's now: its pass leaves {} to it", partition, dirty);
-            return retries;
+            return PassScheduler.Ran.elsewhere();
         }
+        return PassScheduler.Ran.here(runOwned(partition, dirty));
+    }
+
+    private DirtySources runOwned(String partition, DirtySources dirty) {
+        DirtySources retries = new DirtySources();
         ViewRunner current = runner;
         if (current != null && dirty.clusterTime() != null) {
             try {

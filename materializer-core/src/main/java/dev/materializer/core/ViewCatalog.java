@@ -3,7 +3,10 @@ package dev.materializer.core;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoCollection;
@@ -32,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * reopens, and applies each change of a view document. A change that leaves a view's definition as
  * it was (its status written by the engine, metadata of the user) does nothing; a real change
  * replaces the view and rebalances its partition, so cycles appear or break and the freed views
- * run.
+ * run. Until that rebalance has ended the change counts as being applied ({@link #applying}), so a
+ * wait for freshness that heard it waits for the new definition's run.
  *
  * <p>Threads: {@link #loadAll} runs on the start path; the listener methods on the views stream's
  * thread. Rebalances go to the partitions' lanes.
@@ -60,6 +64,9 @@ final class ViewCatalog implements StreamListener {
     private final MaterializerOptions options;
 
     private final PassScheduler scheduler;
+
+    /** Per partition, the changes of view documents whose work in the lane is queued or running. */
+    private final Map<String, Integer> applying = new ConcurrentHashMap<>();
 
     ViewCatalog(MongoDatabase database, ViewRegistry registry, StatusStore status, PassExecution passes,
             PartitionLanes lanes, SourceFeed feed, EngineClock clock, MaterializerOptions options,
@@ -276,7 +283,7 @@ final class ViewCatalog implements StreamListener {
      * cannot be, or it may be stale, the view runs.
      */
     private void restoreOrRun(ViewDefinition view, @Nullable BsonDocument lastSeen) {
-        lanes.submit(view.partition(), () -> {
+        apply(view.partition(), () -> {
             if (scheduler.intake() && !passes.restoreLostStatus(view, lastSeen)) {
                 log.warn("View {} of partition {}: its document was replaced without its status field; it runs again",
                         view.key().id(), view.partition());
@@ -288,13 +295,35 @@ final class ViewCatalog implements StreamListener {
 
     /** Rebalances a partition in its lane; what gives way there stays pending with the scheduler. */
     private void rebalance(String partition, java.util.function.Predicate<ViewDefinition> mustRun) {
-        lanes.submit(partition, () -> {
+        apply(partition, () -> {
             // Stopping: the next start reads every view again and runs what this would have run.
             if (scheduler.intake()) {
                 scheduler.retry(partition, passes.rebalance(partition, mustRun));
             }
             return null;
         });
+    }
+
+    /**
+     * Queues the work of a change of a view document in the partition's lane, counted as being
+     * applied from now (before the views stream moves on) until it ended: a wait for freshness
+     * that heard the change waits for it. What it could not apply is pending with the scheduler
+     * before it ends.
+     */
+    private void apply(String partition, Callable<@Nullable Void> work) {
+        applying.merge(partition, 1, Integer::sum);
+        lanes.submit(partition, work).whenComplete((done, failure) ->
+                applying.computeIfPresent(partition, (key, count) -> count == 1 ? null : count - 1));
+    }
+
+    /**
+     * Whether a change of a view document of the partition is still being applied: its rebalance
+     * (or restore) is queued or running in the partition's lane.
+     * @param partition the partition
+     * @return true while such work has not ended
+     */
+    boolean applying(String partition) {
+        return applying.containsKey(partition);
     }
 
     @Override

@@ -17,6 +17,7 @@ import dev.materializer.core.reconcile.Reconciler;
 import dev.materializer.core.routing.PartitionRouter;
 import dev.materializer.core.server.CapabilityDetector;
 import dev.materializer.core.server.ClockSkew;
+import dev.materializer.core.server.ClusterTime;
 import dev.materializer.core.server.EngineConcerns;
 import dev.materializer.core.server.EngineIndexes;
 import dev.materializer.core.server.ServerCapabilities;
@@ -93,6 +94,11 @@ public final class ViewMaterializer implements Materializer {
 
     private final FreshnessWaits freshness;
 
+    private final EngineFreshness freshnessProbe;
+
+    /** Visible for testing: lets a test hold a stream's hand-over of events. */
+    private final HandOverGate handOvers = new HandOverGate();
+
     private final Object lifecycle = new Object();
 
     private volatile EngineState state = EngineState.NEW;
@@ -139,17 +145,18 @@ public final class ViewMaterializer implements Materializer {
                 ownership::owns, this::sweepAfter);
         this.scheduler = new PassScheduler(clock, options.debounce(), maxDelay(options.debounce()), options.rewatch(),
                 options.maxConcurrentPasses(), lanes, passes);
-        this.feed = new SourceFeed(this.database, registry,
-                new PartitionRouter(options.partitionField(), options.storageSources()), scheduler,
+        this.feed = new SourceFeed(this.database, registry, handOvers.around(SourceFeed.Routing.of(
+                new PartitionRouter(options.partitionField(), options.storageSources()), registry)), scheduler,
                 new CheckpointStore(this.database, options.checkpointsCollection(), options.instanceId(),
                         ownership::liveInstances),
                 clock, options, listener, status, ownership::owns, ownership::liveInstances);
+        this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler);
+        this.freshnessProbe = new EngineFreshness(registry, feed, scheduler, ownership, status, this::definitionsHeard,
+                catalog::applying);
+        this.freshness = new FreshnessWaits(freshnessProbe, freshnessProbe);
         this.reconciler = new Reconciler(clock, options.reconcileInterval(), options.reconcileMaxPerSecond(),
                 new Reconciliation(registry, passes, scheduler, lanes, status, clock, listener, ownership::owns,
-                        () -> runner));
-        EngineFreshness probe = new EngineFreshness(registry, feed, scheduler, ownership::owns, status);
-        this.freshness = new FreshnessWaits(probe, probe);
-        this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler);
+                        () -> runner, freshnessProbe, () -> ClusterTime.now(client, this.database)));
     }
 
     /** The longest a change waits for its pass while its partition never goes quiet. */
@@ -193,7 +200,8 @@ public final class ViewMaterializer implements Materializer {
                     new ScopeGuard(options.partitionField()), new RowHasher());
             runner = viewRunner;
             passes.useRunner(viewRunner);
-            CollectionStream stream = new CollectionStream(database, options.viewsCollection(), false, null, catalog,
+            CollectionStream stream = new CollectionStream(database, options.viewsCollection(), false, null,
+                    handOvers.around(catalog),
                     clock, options.rewatch(), options.maxBackoff(), SourceFeed.CHECKPOINT_INTERVAL);
             synchronized (lifecycle) {
                 if (state == EngineState.STOPPING || state == EngineState.STOPPED) {
@@ -474,6 +482,21 @@ public final class ViewMaterializer implements Materializer {
         return ownership;
     }
 
+    /** The lanes of the partitions' work; for tests (EngineProbe). */
+    PartitionLanes lanes() {
+        return lanes;
+    }
+
+    /** What a wait for freshness reads of this engine; for tests (EngineProbe). */
+    EngineFreshness freshnessProbe() {
+        return freshnessProbe;
+    }
+
+    /** The gate every stream's events pass; for tests (EngineProbe). */
+    HandOverGate handOvers() {
+        return handOvers;
+    }
+
     /** The scheduler, whose backlog says what is marked, armed and running; for tests (EngineProbe). */
     PassScheduler scheduler() {
         return scheduler;
@@ -492,6 +515,16 @@ public final class ViewMaterializer implements Materializer {
         }
         behind.addAll(feed.streamsBehind(sinceNanos));
         return behind;
+    }
+
+    /**
+     * Whether the views stream handed the catalog every change of a view document committed before a
+     * moment: a poll that began after it came back empty, or it handed over a later event.
+     */
+    private boolean definitionsHeard(long sinceNanos, @Nullable BsonTimestamp clusterTime) {
+        CollectionStream stream = viewsStream;
+        return stream != null
+                && (stream.caughtUpSince(sinceNanos) || (clusterTime != null && stream.heardAfter(clusterTime)));
     }
 
     private void setState(EngineState next, @Nullable String why) {

@@ -2,7 +2,10 @@ package dev.materializer.core;
 
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
+import dev.materializer.core.freshness.FreshnessWait;
 import dev.materializer.core.pass.PassScheduler;
 
 /** What tests in other packages may see of an engine's internals. */
@@ -18,6 +21,91 @@ public final class EngineProbe {
      */
     public static Set<String> liveInstances(ViewMaterializer engine) {
         return engine.ownership().liveInstances();
+    }
+
+    /**
+     * Beats now, on the calling thread: the engine reads the heartbeats and moves partitions when the
+     * live set changed (a test writes or removes the heartbeat of an instance that does not run).
+     * @param engine the engine
+     */
+    public static void beat(ViewMaterializer engine) {
+        engine.ownership().refresh();
+    }
+
+    /**
+     * A wait for a view's freshness on the engine's own bookkeeping, which the test looks at when it
+     * chooses (see {@link FreshnessWait#look()}).
+     * @param engine the engine
+     * @param partition the partition
+     * @param id the text of the view's {@code _id}
+     * @param sinceNanos when the wait began ({@link System#nanoTime()}): changes acknowledged before count
+     * @return the wait
+     */
+    public static FreshnessWait freshnessWait(ViewMaterializer engine, String partition, String id, long sinceNanos) {
+        return new FreshnessWait(engine.freshnessProbe(), partition, id, sinceNanos, null);
+    }
+
+    /**
+     * Holds the stream of a collection (a source, or the views collection) before it hands over its
+     * next event, as a stream that lags would, until the hold is released or closed.
+     * @param engine the engine
+     * @param collection the collection
+     * @return the hold
+     */
+    public static HeldStream holdHandOver(ViewMaterializer engine, String collection) {
+        return new HeldStream(engine.handOvers().hold(collection));
+    }
+
+    /** A stream held before it hands over an event. */
+    public static final class HeldStream implements AutoCloseable {
+
+        private final HandOverGate.Hold hold;
+
+        private HeldStream(HandOverGate.Hold hold) {
+            this.hold = hold;
+        }
+
+        /**
+         * Waits until the stream holds an event.
+         * @throws AssertionError when none came within ten seconds
+         */
+        public void awaitHeld() throws InterruptedException {
+            if (!hold.awaitHeld(10, TimeUnit.SECONDS)) {
+                throw new AssertionError("the stream held no event");
+            }
+        }
+
+        /** Lets the stream hand the event over, and every later one. */
+        public void release() {
+            hold.release();
+        }
+
+        @Override
+        public void close() {
+            hold.release();
+        }
+    }
+
+    /**
+     * Occupies the lane of a partition with a task that waits until closed: the partition's passes,
+     * catch-ups and rebalances queue behind it. Returns once the task runs.
+     * @param engine the engine
+     * @param partition the partition
+     * @return what ends the task
+     */
+    public static AutoCloseable occupyLane(ViewMaterializer engine, String partition) throws InterruptedException {
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(1);
+        engine.lanes().submit(partition, () -> {
+            running.countDown();
+            done.await();
+            return null;
+        });
+        if (!running.await(10, TimeUnit.SECONDS)) {
+            done.countDown();
+            throw new AssertionError("the lane of partition " + partition + " did not run the task");
+        }
+        return done::countDown;
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -21,11 +22,13 @@ import org.slf4j.LoggerFactory;
  * instances is this one. A timer on the engine clock beats every {@code partitionLease / 3}; when a
  * beat shows the live set changed, partitions move, and the partitions this instance gains are
  * handed to {@code onAcquired} so it catches them up (changes made while no one owned them were
- * heard by no one).
+ * heard by no one). {@link #changes()} counts the changes of ownership, so a wait for freshness can
+ * tell that a partition did not move while it looked.
  *
- * <p>Threads: {@link #owns} from any thread (stream readers, pass workers) reads a volatile
- * snapshot; the timer fires on the clock's thread and only hands the beat to this object's own
- * {@code materializer-heartbeat} thread, so a slow MongoDB never blocks the clock or the pass pool.
+ * <p>Threads: {@link #owns} and {@link #changes()} from any thread (stream readers, pass workers,
+ * waiting callers) read a volatile snapshot and an atomic count; the timer fires on the clock's
+ * thread and only hands the beat to this object's own {@code materializer-heartbeat} thread, so a
+ * slow MongoDB never blocks the clock or the pass pool.
  * The beats ({@link #refresh}, on the start thread or the heartbeat thread) and leaving are
  * serialized by one lock; the timer's lifecycle by this object's monitor, which no MongoDB call
  * holds. {@code onAcquired} runs on the thread of the beat and must only queue
@@ -59,6 +62,13 @@ public final class PartitionOwnership implements AutoCloseable {
      * always sees those catch-ups pending.
      */
     private volatile Set<String> gaining = Set.of();
+
+    /**
+     * Moves by one before and by one after every change of what {@link #owns} answers (odd while a
+     * change is being published), so a reader that reads the same even count before and after its
+     * look saw no change of ownership in between (see {@link #changes()}).
+     */
+    private final AtomicLong changes = new AtomicLong();
 
     /** Serializes the beats, and a beat with leaving. */
     private final Object beatLock = new Object();
@@ -117,6 +127,18 @@ public final class PartitionOwnership implements AutoCloseable {
         return among == null || among.size() <= 1 || Rendezvous.owner(partition, among).equals(instanceId);
     }
 
+    /**
+     * A count of the changes of ownership this instance has made: it moves by one when a change
+     * begins and by one when it is published, so it is odd while a change is under way. A reader
+     * that reads the same even count before and after looking at the work of a partition knows the
+     * partition did not move in between — a pass it saw end could not have run while another
+     * instance owned it. Any change of the live set counts, whichever partitions it moved.
+     * @return the count
+     */
+    public long changes() {
+        return changes.get();
+    }
+
     /** The live instances at the last beat, this one included; empty before the first beat. */
     public Set<String> liveInstances() {
         Set<String> known = live;
@@ -157,20 +179,27 @@ public final class PartitionOwnership implements AutoCloseable {
         if (!lost.isEmpty()) {
             log.info("Instance {} hands over {} partition(s): {}", instanceId, lost.size(), lost);
         }
-        if (!gained.isEmpty()) {
-            log.info("Instance {} takes over {} partition(s), which catch up: {}", instanceId, gained.size(), gained);
-            // Catch-ups are marked before the live set that gives these partitions away is published.
-            gaining = Set.copyOf(gained);
-            try {
-                onAcquired.accept(gained);
+        // Odd from before the first write a reader of owns() may see until after the last.
+        changes.incrementAndGet();
+        try {
+            if (!gained.isEmpty()) {
+                log.info("Instance {} takes over {} partition(s), which catch up: {}", instanceId, gained.size(), gained);
+                // Catch-ups are marked before the live set that gives these partitions away is published.
+                gaining = Set.copyOf(gained);
+                try {
+                    onAcquired.accept(gained);
+                }
+                finally {
+                    live = now;
+                    gaining = Set.of();
+                }
             }
-            finally {
+            else {
                 live = now;
-                gaining = Set.of();
             }
         }
-        else {
-            live = now;
+        finally {
+            changes.incrementAndGet();
         }
     }
 

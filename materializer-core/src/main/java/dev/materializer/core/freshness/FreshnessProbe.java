@@ -40,6 +40,34 @@ public interface FreshnessProbe {
     boolean heard(String collection, long sinceNanos, @Nullable BsonTimestamp clusterTime);
 
     /**
+     * Whether the stream of the views collection has handed the engine every change of a view
+     * document committed before a moment, in the same sense as {@link #heard}: the definitions the
+     * engine runs are then those acknowledged before it, or newer.
+     * @param sinceNanos the moment, in {@link System#nanoTime()}
+     * @param clusterTime a cluster time at or after the changes waited for, when known
+     * @return true when the views stream is that far
+     */
+    boolean heardDefinitions(long sinceNanos, @Nullable BsonTimestamp clusterTime);
+
+    /**
+     * Whether a change of a view document of the partition is still being applied: the work it
+     * queued in the partition's lane (its rebalance, which runs the new definition and the views
+     * after it) has not ended. Once it has, what it could not apply is pending in
+     * {@link #progress}.
+     * @param partition the partition
+     * @return true while such work is queued or running
+     */
+    boolean applyingDefinitions(String partition);
+
+    /**
+     * A count that moves whenever the partitions this instance owns may change, odd while a change
+     * is under way (see {@code PartitionOwnership.changes()}): the same even count before and after
+     * a look means no partition moved in between.
+     * @return the count
+     */
+    long ownershipChanges();
+
+    /**
      * Where the passes of a partition stand for some sources.
      * @param partition the partition
      * @param sources the sources

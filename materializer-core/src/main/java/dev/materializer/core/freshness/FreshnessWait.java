@@ -2,20 +2,20 @@ package dev.materializer.core.freshness;
 
 import java.util.Set;
 
-import dev.materializer.core.pass.PassScheduler.PassProgress;
 import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One caller's wait until a view reflects every change of its sources committed before the wait
- * began, decided by the instance that owns the view's partition.
+ * One caller's wait until a view reflects every change committed before the wait began — of its
+ * sources, of the views it reads, and of the view definitions themselves — decided by the instance
+ * that owns the view's partition.
  *
- * <p>What it guarantees: {@link Freshness#FRESH} only once (1) the stream of every collection the
- * view depends on has handed the router every event committed before the wait began (so each such
- * change is marked, or needs no pass), and then (2) no mark of those collections is pending in the
- * partition, or a pass that took its marks after (1) has ended without handing any of them back —
- * and the view is ok. A pass takes every mark of its partition, so a change heard in (1) is either
- * still pending or applied by a pass ended at that point. A failure anywhere only makes the wait
+ * <p>What it guarantees: {@link Freshness#FRESH} only once the partition has caught up with the
+ * moment the wait began for every collection the view depends on ({@link CaughtUpSince}: every
+ * stream, the views stream among them, handed over everything committed before it, and then the
+ * partition's owner applied every mark and definition change of them, within one span of
+ * ownership) and then the view and every view it reads are ok — for a definition changed before
+ * the wait, ok means its run of the new definition ended ok. A failure anywhere only makes the wait
  * longer: a failed view is not ok, a failed pass hands its marks back. Changes are those
  * acknowledged by a majority (the default write concern): a change stream shows nothing else.
  *
@@ -29,12 +29,7 @@ public final class FreshnessWait {
 
     private final String id;
 
-    private final long since;
-
-    private final @Nullable BsonTimestamp clusterTime;
-
-    /** The newest take when every stream had heard far enough; null until then. */
-    private @Nullable Long takesWhenHeard;
+    private final CaughtUpSince caughtUp;
 
     /**
      * Begins a wait now.
@@ -50,8 +45,7 @@ public final class FreshnessWait {
         this.probe = probe;
         this.partition = partition;
         this.id = id;
-        this.since = sinceNanos;
-        this.clusterTime = clusterTime;
+        this.caughtUp = new CaughtUpSince(probe, partition, sinceNanos, clusterTime);
     }
 
     /**
@@ -63,22 +57,11 @@ public final class FreshnessWait {
         if (dependsOn == null) {
             return Freshness.UNKNOWN_VIEW;
         }
-        if (!probe.owns(partition)) {
-            return Freshness.NOT_OWNED;
-        }
-        if (takesWhenHeard == null) {
-            for (String collection : dependsOn) {
-                if (!probe.heard(collection, since, clusterTime)) {
-                    return Freshness.WAITING;
-                }
-            }
-        }
-        PassProgress progress = probe.progress(partition, dependsOn);
-        if (takesWhenHeard == null) {
-            takesWhenHeard = progress.takes();
-        }
-        boolean applied = !progress.pending()
-                || (progress.lastEnded() > takesWhenHeard && !progress.lastEndedHandedBack());
-        return applied && probe.ok(partition, id) ? Freshness.FRESH : Freshness.WAITING;
+        return switch (caughtUp.look(dependsOn)) {
+            case NOT_OWNED -> Freshness.NOT_OWNED;
+            case HEARING, APPLYING -> Freshness.WAITING;
+            // The state last: a definition change has set it by the time it is no longer applying.
+            case CAUGHT_UP -> probe.ok(partition, id) ? Freshness.FRESH : Freshness.WAITING;
+        };
     }
 }

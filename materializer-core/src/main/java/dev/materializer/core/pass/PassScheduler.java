@@ -51,6 +51,45 @@ public final class PassScheduler {
          *     deployment); empty when the pass applied everything
          */
         DirtySources runPass(String partition, DirtySources dirty);
+
+        /**
+         * Runs the pass, and says whether it ran the views here. A runner that leaves the marks to
+         * another instance (the partition is not this one's any more) applied none of them, and its
+         * pass must not count as one that did. By default every pass runs here.
+         * @param partition the partition
+         * @param dirty what changed since its last pass; the runner may add to it
+         * @return whether it ran, and what must run again later
+         */
+        default Ran run(String partition, DirtySources dirty) {
+            return Ran.here(runPass(partition, dirty));
+        }
+    }
+
+    /**
+     * What a pass did with the marks it took.
+     *
+     * @param here whether it ran the views on this instance; false when it left them to the
+     *     partition's owner elsewhere (and then applied nothing)
+     * @param retries what must run again later here
+     */
+    public record Ran(boolean here, DirtySources retries) {
+
+        /**
+         * A pass that ran the views here.
+         * @param retries what must run again later
+         * @return the outcome
+         */
+        public static Ran here(DirtySources retries) {
+            return new Ran(true, retries);
+        }
+
+        /**
+         * A pass that ran nothing: the partition is another instance's, which catches it up.
+         * @return the outcome
+         */
+        public static Ran elsewhere() {
+            return new Ran(false, new DirtySources());
+        }
     }
 
     private final EngineClock clock;
@@ -315,8 +354,11 @@ public final class PassScheduler {
 
     private void runTaken(String partition, DirtySources sources, long number) {
         DirtySources again = new DirtySources();
+        boolean here = false;
         try {
-            again = runner.runPass(partition, sources.copy());
+            Ran ran = runner.run(partition, sources.copy());
+            again = ran.retries();
+            here = ran.here();
         }
         catch (RuntimeException ex) {
             log.error("The pass of partition {} failed; it runs again in {}", partition, Durations.text(retryDelay), ex);
@@ -325,7 +367,7 @@ public final class PassScheduler {
         finally {
             // The retry goes back before the taken marks are let go, so a checkpoint always sees one of them.
             retry(partition, again);
-            release(partition, number, again);
+            release(partition, number, here, again);
         }
     }
 
@@ -365,13 +407,17 @@ public final class PassScheduler {
         return takes.getOrDefault(partition, 0L);
     }
 
-    private synchronized void release(String partition, long number, DirtySources handedBack) {
+    private synchronized void release(String partition, long number, boolean here, DirtySources handedBack) {
         taken.remove(partition);
-        ended.put(partition, new Ended(number, handedBack.isEmpty() ? null : handedBack.copy()));
+        ended.put(partition, new Ended(number, here, handedBack.isEmpty() ? null : handedBack.copy()));
     }
 
-    /** The newest pass of a partition that ended: the number of its take, and what it handed back to run again. */
-    private record Ended(long take, @Nullable DirtySources handedBack) {
+    /**
+     * The newest pass of a partition that ended: the number of its take, whether it ran the views
+     * here (not when it left them to another instance, nor when it threw), and what it handed back
+     * to run again.
+     */
+    private record Ended(long take, boolean here, @Nullable DirtySources handedBack) {
     }
 
     /**
@@ -387,7 +433,7 @@ public final class PassScheduler {
         DirtySources running = taken.get(partition);
         Ended last = ended.get(partition);
         return new PassProgress(takes.getOrDefault(partition, 0L), last == null ? 0 : last.take(),
-                last != null && touches(last.handedBack(), sources),
+                last != null && (!last.here() || touches(last.handedBack(), sources)),
                 touches(waiting, sources) || touches(running, sources));
     }
 
@@ -400,10 +446,12 @@ public final class PassScheduler {
      *
      * @param takes how many passes have taken marks so far (the number of the newest take)
      * @param lastEnded the number of the newest take whose pass ended, 0 when none did
-     * @param lastEndedHandedBack whether that pass handed back marks of the sources asked about, to run again
+     * @param lastEndedUnapplied whether that pass left marks of the sources asked about unapplied:
+     *     it handed them back to run again, or it ran nothing here (the partition was another
+     *     instance's by then, or the pass threw)
      * @param pending whether marks of those sources wait for a pass or are taken by one not ended
      */
-    public record PassProgress(long takes, long lastEnded, boolean lastEndedHandedBack, boolean pending) {
+    public record PassProgress(long takes, long lastEnded, boolean lastEndedUnapplied, boolean pending) {
     }
 
     /**

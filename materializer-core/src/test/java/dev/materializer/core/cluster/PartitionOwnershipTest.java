@@ -76,6 +76,27 @@ class PartitionOwnershipTest {
     }
 
     @Test
+    void theCountOfChangesMovesWithEveryNewLiveSetAndIsOddWhileACatchUpIsMarked() {
+        List<Long> whileAcquiring = new CopyOnWriteArrayList<>();
+        PartitionOwnership[] self = new PartitionOwnership[1];
+        PartitionOwnership watching = new PartitionOwnership("a", heartbeats, clock, LEASE, () -> PARTITIONS,
+                gained -> whileAcquiring.add(self[0].changes()));
+        self[0] = watching;
+        assertThat(watching.changes()).isZero();
+
+        heartbeats.live = Set.of("a", "b");
+        watching.refresh();
+        assertThat(watching.changes()).as("partitions moved away").isEqualTo(2);
+        watching.refresh();
+        assertThat(watching.changes()).as("the same live set moves nothing").isEqualTo(2);
+
+        heartbeats.live = Set.of("a");
+        watching.refresh();
+        assertThat(whileAcquiring).as("odd while the catch-ups of the regained partitions are marked").containsExactly(3L);
+        assertThat(watching.changes()).isEqualTo(4);
+    }
+
+    @Test
     void gainedPartitionsAreHandedOverOwnedBeforeTheNewLiveSetIsPublished() {
         List<Set<String>> liveWhileAcquiring = new CopyOnWriteArrayList<>();
         List<Boolean> ownedWhileAcquiring = new CopyOnWriteArrayList<>();

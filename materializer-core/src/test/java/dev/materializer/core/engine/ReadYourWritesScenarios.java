@@ -9,10 +9,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import com.mongodb.client.MongoChangeStreamCursor;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.UpdateOptions;
+import com.mongodb.client.model.Updates;
 import com.mongodb.client.model.changestream.ChangeStreamDocument;
 import dev.materializer.core.EngineProbe;
 import dev.materializer.core.Materializer;
 import dev.materializer.core.cluster.Rendezvous;
+import dev.materializer.core.freshness.Freshness;
+import dev.materializer.core.freshness.FreshnessWait;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.core.view.CoveredTimes;
 import dev.materializer.testing.TestMongo;
@@ -166,6 +171,89 @@ abstract class ReadYourWritesScenarios {
             BsonDocument status = BsonDocument.parse(a.status("revenue").toJson());
             assertThat(CoveredTimes.of(status, "orders")).as("the owner recorded the time of the write").isEqualTo(written);
         }
+    }
+
+    @Test
+    void aPassRunWhileThePartitionWasAnotherInstancesDoesNotMakeTheViewFreshAfterAFlap(TestMongo mongo)
+            throws Exception {
+        String tenant = IntStream.range(0, 100).mapToObj(p -> "t" + p)
+            .filter(partition -> Rendezvous.owner(partition, List.of("node-a", "node-b")).equals("node-b"))
+            .findFirst().orElseThrow();
+        try (EngineFixture f = new EngineFixture(mongo, builder -> builder.instanceId("node-a"))) {
+            f.collection("orders").insertOne(order("o1", tenant, "apple", 2, 3));
+            f.defineView("revenue", tenant, List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            f.collection("orders").insertOne(order("o2", tenant, "apple", 1, 4));
+            long since = System.nanoTime();
+            FreshnessWait wait = EngineProbe.freshnessWait(f.engine, tenant, "revenue", since);
+            heardSince(f, since);
+            assertThat(wait.look()).as("heard; its pass waits for the debounce").isEqualTo(Freshness.WAITING);
+
+            // A flap: node-b appears and takes the partition...
+            beat(f, "node-b");
+            EngineProbe.beat(f.engine);
+            assertThat(wait.look()).isEqualTo(Freshness.NOT_OWNED);
+            // ...so the pass node-a had marked leaves the change to node-b and applies nothing...
+            f.clock.advance(EngineFixture.DEBOUNCE);
+            f.drain();
+            try (AutoCloseable lane = EngineProbe.occupyLane(f.engine, tenant)) {
+                // ...and node-b goes before it ran anything: the partition comes back, its catch-up waits.
+                leave(f, "node-b");
+                EngineProbe.beat(f.engine);
+                assertThat(wait.look()).as("the pass while not the owner applied nothing; the catch-up has not run")
+                    .isEqualTo(Freshness.WAITING);
+                assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 6));
+            }
+            await().atMost(RecordingListener.WAIT).until(() -> wait.look() == Freshness.FRESH);
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 10));
+        }
+    }
+
+    @Test
+    void aDefinitionChangeAcknowledgedBeforeTheWaitIsPartOfWhatTheViewMustReflect(TestMongo mongo) throws Exception {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertMany(List.of(order("o1", "acme", "apple", 2, 3), order("o2", "acme", "pear", 1, 5)));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 6), row("pear", "revenue", 5));
+
+            String views = f.options.viewsCollection();
+            try (EngineProbe.HeldStream lagging = EngineProbe.holdHandOver(f.engine, views)) {
+                // Acknowledged, but the views stream has not handed it over: the engine runs the old definition.
+                f.views().updateOne(Filters.eq("_id", "revenue"), Updates.set("pipeline",
+                        List.of(Document.parse("{\"$match\": {\"product\": \"apple\"}}"), Document.parse(REVENUE))));
+                lagging.awaitHeld();
+                long since = System.nanoTime();
+                FreshnessWait wait = EngineProbe.freshnessWait(f.engine, "acme", "revenue", since);
+                // Every other stream heard that far: only the views stream lags.
+                await().atMost(RecordingListener.WAIT)
+                    .until(() -> EngineProbe.quiescence(f.engine, since).streamsBehind().equals(List.of(views)));
+                assertThat(wait.look()).as("the new definition is not read yet").isEqualTo(Freshness.WAITING);
+
+                lagging.release();
+                await().atMost(RecordingListener.WAIT).until(() -> wait.look() == Freshness.FRESH);
+            }
+            assertThat(f.rows("revenue", "revenue")).as("fresh for the new definition")
+                .containsExactly(row("apple", "revenue", 6));
+        }
+    }
+
+    /** The heartbeat of an instance that does not run: the engine sees it live at its next beat. */
+    private static void beat(EngineFixture f, String instance) {
+        f.db.getCollection(f.options.checkpointsCollection()).updateOne(Filters.eq("_id", "instance:" + instance),
+                Updates.combine(Updates.set("kind", "instance"), Updates.set("instance", instance),
+                        Updates.set("ready", true), Updates.currentDate("beatAt")),
+                new UpdateOptions().upsert(true));
+    }
+
+    private static void leave(EngineFixture f, String instance) {
+        f.db.getCollection(f.options.checkpointsCollection()).deleteOne(Filters.eq("_id", "instance:" + instance));
+    }
+
+    /** Waits until every stream of the engine heard everything committed before a moment. */
+    private static void heardSince(EngineFixture f, long since) {
+        await().atMost(RecordingListener.WAIT).until(() -> EngineProbe.quiescence(f.engine, since).streamsBehind().isEmpty());
     }
 
     /**

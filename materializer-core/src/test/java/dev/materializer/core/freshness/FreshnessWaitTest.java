@@ -28,7 +28,32 @@ class FreshnessWaitTest {
 
         PassProgress progress = new PassProgress(0, 0, false, false);
 
+        /** What happens while the wait reads the progress (a beat of another thread, say). */
+        Runnable whileReadingProgress = () -> { };
+
         boolean ok = true;
+
+        boolean definitionsHeard = true;
+
+        boolean applyingDefinitions;
+
+        long ownershipChanges;
+
+        @Override
+        public boolean heardDefinitions(long sinceNanos, @Nullable BsonTimestamp clusterTime) {
+            assertThat(sinceNanos).isEqualTo(BEGAN);
+            return definitionsHeard;
+        }
+
+        @Override
+        public boolean applyingDefinitions(String partition) {
+            return applyingDefinitions;
+        }
+
+        @Override
+        public long ownershipChanges() {
+            return ownershipChanges;
+        }
 
         @Override
         public boolean owns(String partition) {
@@ -49,6 +74,7 @@ class FreshnessWaitTest {
 
         @Override
         public PassProgress progress(String partition, Set<String> sources) {
+            whileReadingProgress.run();
             return progress;
         }
 
@@ -117,6 +143,86 @@ class FreshnessWaitTest {
         assertThat(wait.look()).isEqualTo(Freshness.WAITING);
 
         engine.progress = new PassProgress(6, 6, false, false);
+        assertThat(wait.look()).isEqualTo(Freshness.FRESH);
+    }
+
+    @Test
+    void aDefinitionChangeTheViewsStreamHasNotHandedOverKeepsItWaiting() {
+        engine.heard.addAll(Set.of("orders", "products"));
+        engine.definitionsHeard = false;
+        FreshnessWait wait = waitFor(null);
+        assertThat(wait.look()).as("a definition acknowledged before the wait may not be read yet").isEqualTo(Freshness.WAITING);
+
+        engine.definitionsHeard = true;
+        assertThat(wait.look()).isEqualTo(Freshness.FRESH);
+    }
+
+    @Test
+    void aDefinitionChangeStillBeingAppliedKeepsItWaitingWhateverThePassesDid() {
+        engine.heard.addAll(Set.of("orders", "products"));
+        engine.applyingDefinitions = true;
+        engine.progress = new PassProgress(4, 4, false, false);
+        FreshnessWait wait = waitFor(null);
+        assertThat(wait.look()).isEqualTo(Freshness.WAITING);
+
+        engine.progress = new PassProgress(5, 5, false, true);
+        assertThat(wait.look()).as("the rebalance of the new definition has not ended").isEqualTo(Freshness.WAITING);
+
+        engine.applyingDefinitions = false;
+        assertThat(wait.look()).isEqualTo(Freshness.FRESH);
+    }
+
+    @Test
+    void aChangeOfOwnershipSinceTheStreamsWereHeardStartsTheApplyingOver() {
+        engine.heard.addAll(Set.of("orders", "products"));
+        engine.progress = new PassProgress(4, 3, false, true);
+        FreshnessWait wait = waitFor(null);
+        assertThat(wait.look()).isEqualTo(Freshness.WAITING);
+
+        // Lost and regained: pass 5 ended, but the regain's catch-up is pending and pass 5 may have been another span's.
+        engine.ownershipChanges = 4;
+        engine.progress = new PassProgress(5, 5, false, true);
+        assertThat(wait.look()).as("a pass of the span before the change does not count").isEqualTo(Freshness.WAITING);
+
+        engine.progress = new PassProgress(6, 5, false, true);
+        assertThat(wait.look()).as("the catch-up taken after the regain has not ended").isEqualTo(Freshness.WAITING);
+
+        engine.progress = new PassProgress(6, 6, false, true);
+        assertThat(wait.look()).isEqualTo(Freshness.FRESH);
+    }
+
+    @Test
+    void ownershipMovingWhileTheWaitLooksIsNotFresh() {
+        engine.heard.addAll(Set.of("orders", "products"));
+        engine.progress = new PassProgress(4, 4, false, false);
+        engine.whileReadingProgress = () -> engine.ownershipChanges += 2;
+        FreshnessWait wait = waitFor(null);
+        assertThat(wait.look()).as("a drop while not the owner may be what 'nothing pending' saw").isEqualTo(Freshness.WAITING);
+
+        engine.whileReadingProgress = () -> { };
+        engine.ownershipChanges = 7;
+        assertThat(wait.look()).as("a change under way").isEqualTo(Freshness.WAITING);
+
+        engine.ownershipChanges = 8;
+        assertThat(wait.look()).isEqualTo(Freshness.FRESH);
+    }
+
+    @Test
+    void aCollectionTheViewComesToDependOnMustBeHeardAndAppliedToo() {
+        engine.heard.addAll(Set.of("orders", "products"));
+        engine.progress = new PassProgress(4, 3, false, true);
+        FreshnessWait wait = waitFor(null);
+        assertThat(wait.look()).isEqualTo(Freshness.WAITING);
+
+        // A new definition reads customers too.
+        engine.dependsOn = Set.of("orders", "products", "customers");
+        engine.progress = new PassProgress(5, 5, false, true);
+        assertThat(wait.look()).as("customers not heard yet").isEqualTo(Freshness.WAITING);
+
+        engine.heard.add("customers");
+        assertThat(wait.look()).as("pass 5 was taken before customers was heard").isEqualTo(Freshness.WAITING);
+
+        engine.progress = new PassProgress(6, 6, false, true);
         assertThat(wait.look()).isEqualTo(Freshness.FRESH);
     }
 

@@ -356,4 +356,34 @@ class PassSchedulerTest {
         assertThat(handing.progress("acme", orders)).isEqualTo(new PassScheduler.PassProgress(2, 2, false, false));
         assertThat(handing.progress("globex", orders)).isEqualTo(new PassScheduler.PassProgress(0, 0, false, false));
     }
+
+    @Test
+    void aPassThatLeftItsMarksToAnotherInstanceAppliedNone() throws InterruptedException {
+        java.util.concurrent.atomic.AtomicBoolean owned = new java.util.concurrent.atomic.AtomicBoolean(false);
+        PassScheduler flapping = new PassScheduler(clock, DEBOUNCE, MAX_DELAY, RETRY, 4, lanes,
+                new PassScheduler.PassRunner() {
+                    @Override
+                    public DirtySources runPass(String partition, DirtySources dirty) {
+                        return new DirtySources();
+                    }
+
+                    @Override
+                    public PassScheduler.Ran run(String partition, DirtySources dirty) {
+                        return owned.get() ? PassScheduler.Ran.here(new DirtySources()) : PassScheduler.Ran.elsewhere();
+                    }
+                });
+        Set<String> orders = Set.of("orders");
+        flapping.markDirty("acme", "orders");
+        clock.advance(DEBOUNCE);
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+        assertThat(flapping.progress("acme", orders))
+            .as("pass 1 ran elsewhere: nothing pending here, and nothing of it applied")
+            .isEqualTo(new PassScheduler.PassProgress(1, 1, true, false));
+
+        owned.set(true);
+        flapping.markDirty("acme", "orders");
+        clock.advance(DEBOUNCE);
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+        assertThat(flapping.progress("acme", orders)).isEqualTo(new PassScheduler.PassProgress(2, 2, false, false));
+    }
 }
