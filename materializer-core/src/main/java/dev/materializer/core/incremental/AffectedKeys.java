@@ -44,8 +44,13 @@ import org.jspecify.annotations.Nullable;
  *     full pass;</li>
  * <li>delete: the key of the pre-image, else the id goes to {@link #unknownOldKeyOf()};</li>
  * <li>when every key path is in {@code _id} ({@link ViewShape#keyIsInDocumentId()}), the document
- *     id gives every key, images or not.</li>
+ *     id gives every key, whatever the images carry or lack.</li>
  * </ul>
+ *
+ * Unknown is whole: a key is never read from an image that does not carry its path
+ * ({@link SourceChange#imagesCarry}: a change stream that projects its events keeps only some
+ * fields), since a field it left out would read as missing, the {@code null} key. Such a change is
+ * a full pass, unless the document id gives the key.
  *
  * Keys are computed whatever the partition field says: a document that moves to another partition
  * affects its key in both, and the caller hands the change to the views of each as it routes it.
@@ -58,7 +63,8 @@ import org.jspecify.annotations.Nullable;
  * key query {@code {<localPath>: {$in: [those values]}}} on the primary source finds the documents
  * whose keys are affected. A delete without a pre-image, a replace without one, an update of the
  * {@code foreignField} without one, and any change without a post-image where one is needed, are
- * full passes (unless the {@code foreignField} is {@code _id}: the document id then suffices).
+ * full passes (unless the {@code foreignField} is {@code _id}: the document id then suffices), and
+ * so is a change whose images do not carry the {@code foreignField}.
  *
  * <h2>Always a full pass</h2>
  *
@@ -180,9 +186,17 @@ public final class AffectedKeys {
 
     private static AffectedKeys primary(ViewShape shape, String collection, SourceChange change) {
         BsonValue id = documentIdOf(change);
+        // A document's _id never changes: a key in it comes from the document key, whatever the images carry
         BsonDocument byId = shape.keyIsInDocumentId() && id != null ? new BsonDocument("_id", id) : null;
-        BsonDocument post = change.fullDocument() != null ? change.fullDocument() : byId;
-        BsonDocument pre = change.fullDocumentBeforeChange() != null ? change.fullDocumentBeforeChange() : byId;
+        if (byId == null) {
+            String uncarried = uncarried(change, shape.keyPaths());
+            if (uncarried != null) {
+                return fullPass("the images of a change of '" + collection + "' do not carry " + uncarried
+                        + " (its change stream projected them): its key is unknown");
+            }
+        }
+        BsonDocument post = byId != null ? byId : change.fullDocument();
+        BsonDocument pre = byId != null ? byId : change.fullDocumentBeforeChange();
         Set<GroupKey> keys = new LinkedHashSet<>();
         switch (change.operation()) {
             case INSERT -> {
@@ -231,6 +245,16 @@ public final class AffectedKeys {
         return ofKeys(keys);
     }
 
+    /** The first path the change's images do not carry (a projected stream left it out), or null. */
+    private static @Nullable String uncarried(SourceChange change, List<String> paths) {
+        for (String path : paths) {
+            if (!change.imagesCarry(path)) {
+                return path;
+            }
+        }
+        return null;
+    }
+
     private static AffectedKeys unknownOldKey(Set<GroupKey> keys, @Nullable BsonValue id, String what) {
         if (id == null) {
             return fullPass(what + " without a pre-image or a document id: the key it had is unknown");
@@ -243,8 +267,12 @@ public final class AffectedKeys {
         String what = "a " + change.operation().name().toLowerCase(Locale.ROOT) + " in '" + link.foreignCollection() + "'";
         BsonValue id = change.documentId();
         BsonDocument byId = field.equals("_id") && id != null ? new BsonDocument("_id", id) : null;
-        BsonDocument post = change.fullDocument() != null ? change.fullDocument() : byId;
-        BsonDocument pre = change.fullDocumentBeforeChange() != null ? change.fullDocumentBeforeChange() : byId;
+        if (byId == null && !change.imagesCarry(field)) {
+            return fullPass("the images of a change of '" + link.foreignCollection() + "' do not carry " + field
+                    + " (its change stream projected them): the rows it joins are unknown");
+        }
+        BsonDocument post = byId != null ? byId : change.fullDocument();
+        BsonDocument pre = byId != null ? byId : change.fullDocumentBeforeChange();
         String unknownOld = what + " without a pre-image: the value of '" + field
                 + "' it had, and so the rows it joined, are unknown";
         Set<GroupKey> values = new LinkedHashSet<>();
