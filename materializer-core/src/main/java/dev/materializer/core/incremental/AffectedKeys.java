@@ -80,24 +80,28 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AffectedKeys {
 
-    private static final AffectedKeys NONE = new AffectedKeys(Set.of(), Map.of(), List.of(), null);
+    private static final AffectedKeys NONE = new AffectedKeys(Set.of(), Map.of(), Map.of(), null);
 
     private final Set<GroupKey> keys;
 
     /** The ids by their key, so ids MongoDB takes for one ({@code 1} and {@code 1.0}) are one. */
     private final Map<GroupKey, BsonValue> unknownOldKeyOf;
 
-    private final List<BsonDocument> keyQueries;
+    /**
+     * The key queries: per local path of the primary source, the values that join a changed foreign
+     * document (each once as MongoDB compares them); one query per path looks for all of them.
+     */
+    private final Map<String, Set<GroupKey>> joins;
 
     private final @Nullable String fullPassReason;
 
-    private AffectedKeys(Set<GroupKey> keys, Map<GroupKey, BsonValue> unknownOldKeyOf, List<BsonDocument> keyQueries,
+    AffectedKeys(Set<GroupKey> keys, Map<GroupKey, BsonValue> unknownOldKeyOf, Map<String, Set<GroupKey>> joins,
             @Nullable String fullPassReason) {
         this.keys = Collections.unmodifiableSet(new LinkedHashSet<>(keys));
         this.unknownOldKeyOf = Collections.unmodifiableMap(new LinkedHashMap<>(unknownOldKeyOf));
-        List<BsonDocument> queries = new ArrayList<>(keyQueries.size());
-        keyQueries.forEach(query -> queries.add(query.clone()));
-        this.keyQueries = Collections.unmodifiableList(queries);
+        Map<String, Set<GroupKey>> copy = new LinkedHashMap<>();
+        joins.forEach((path, values) -> copy.put(path, Collections.unmodifiableSet(new LinkedHashSet<>(values))));
+        this.joins = Collections.unmodifiableMap(copy);
         this.fullPassReason = fullPassReason;
     }
 
@@ -112,7 +116,7 @@ public final class AffectedKeys {
      * @return the result
      */
     public static AffectedKeys fullPass(String reason) {
-        return new AffectedKeys(Set.of(), Map.of(), List.of(), reason);
+        return new AffectedKeys(Set.of(), Map.of(), Map.of(), reason);
     }
 
     /**
@@ -121,7 +125,7 @@ public final class AffectedKeys {
      * @return the result
      */
     public static AffectedKeys ofKeys(Set<GroupKey> keys) {
-        return new AffectedKeys(keys, Map.of(), List.of(), null);
+        return new AffectedKeys(keys, Map.of(), Map.of(), null);
     }
 
     /**
@@ -259,7 +263,7 @@ public final class AffectedKeys {
         if (id == null) {
             return fullPass(what + " without a pre-image or a document id: the key it had is unknown");
         }
-        return new AffectedKeys(keys, Map.of(GroupKey.of(id), id), List.of(), null);
+        return new AffectedKeys(keys, Map.of(GroupKey.of(id), id), Map.of(), null);
     }
 
     private static AffectedKeys foreign(LookupLink link, SourceChange change) {
@@ -316,10 +320,7 @@ public final class AffectedKeys {
             }
             default -> throw new IllegalStateException("not a document change: " + change.operation());
         }
-        BsonArray in = new BsonArray();
-        values.forEach(value -> in.add(value.value()));
-        BsonDocument query = new BsonDocument(link.localPath(), new BsonDocument("$in", in));
-        return new AffectedKeys(Set.of(), Map.of(), List.of(query), null);
+        return new AffectedKeys(Set.of(), Map.of(), Map.of(link.localPath(), values), null);
     }
 
     /**
@@ -389,9 +390,10 @@ public final class AffectedKeys {
         allKeys.addAll(other.keys);
         Map<GroupKey, BsonValue> allUnknown = new LinkedHashMap<>(unknownOldKeyOf);
         other.unknownOldKeyOf.forEach(allUnknown::putIfAbsent);
-        List<BsonDocument> allQueries = new ArrayList<>(keyQueries);
-        allQueries.addAll(other.keyQueries);
-        return new AffectedKeys(allKeys, allUnknown, allQueries, null);
+        Map<String, Set<GroupKey>> allJoins = new LinkedHashMap<>();
+        joins.forEach((path, values) -> allJoins.put(path, new LinkedHashSet<>(values)));
+        other.joins.forEach((path, values) -> allJoins.computeIfAbsent(path, key -> new LinkedHashSet<>()).addAll(values));
+        return new AffectedKeys(allKeys, allUnknown, allJoins, null);
     }
 
     /**
@@ -415,16 +417,36 @@ public final class AffectedKeys {
     }
 
     /**
-     * Filters on the primary source, one per foreign change: the keys ({@link ViewShape#keyOf}) of
-     * the primary documents a filter matches are affected too. Run them within the view's partition
-     * (through the scope guard, as the pipeline is), projecting {@link ViewShape#keyProjection()},
-     * when the pass runs.
-     * @return copies of the filters
+     * Filters on the primary source for the foreign changes, one per local path of a
+     * {@code $lookup} ({@code {<localPath>: {$in: [every value that joins a changed document]}}}):
+     * the keys ({@link ViewShape#keyOf}) of the primary documents a filter matches are affected
+     * too. Run them within the view's partition (through the scope guard, as the pipeline is),
+     * projecting {@link ViewShape#keyProjection()}, when the pass runs.
+     * @return new filters
      */
     public List<BsonDocument> keyQueries() {
-        List<BsonDocument> copies = new ArrayList<>(keyQueries.size());
-        keyQueries.forEach(query -> copies.add(query.clone()));
-        return copies;
+        List<BsonDocument> queries = new ArrayList<>(joins.size());
+        joins.forEach((path, values) -> {
+            BsonArray in = new BsonArray(new ArrayList<>(values.size()));
+            values.forEach(value -> in.add(value.value()));
+            queries.add(new BsonDocument(path, new BsonDocument("$in", in)));
+        });
+        return queries;
+    }
+
+    /** The keys, as held (immutable), for {@link KeyMarks}. */
+    Set<GroupKey> heldKeys() {
+        return keys;
+    }
+
+    /** The ids of unknown old keys by their key, as held (immutable), for {@link KeyMarks}. */
+    Map<GroupKey, BsonValue> heldUnknownOldKeyOf() {
+        return unknownOldKeyOf;
+    }
+
+    /** Per local path, the values the key queries look for, as held (immutable), for {@link KeyMarks}. */
+    Map<String, Set<GroupKey>> heldJoins() {
+        return joins;
     }
 
     /**
@@ -442,7 +464,7 @@ public final class AffectedKeys {
 
     /** Whether nothing is affected (and no full pass is needed). */
     public boolean isEmpty() {
-        return fullPassReason == null && keys.isEmpty() && unknownOldKeyOf.isEmpty() && keyQueries.isEmpty();
+        return fullPassReason == null && keys.isEmpty() && unknownOldKeyOf.isEmpty() && joins.isEmpty();
     }
 
     @Override
@@ -451,6 +473,6 @@ public final class AffectedKeys {
             return "AffectedKeys[full pass: " + fullPassReason + "]";
         }
         return "AffectedKeys[keys " + keys + ", unknown old key of " + unknownOldKeyOf.values() + ", key queries "
-                + keyQueries + "]";
+                + keyQueries() + "]";
     }
 }
