@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The keys whose rows one change, or several, may change: what an incremental pass of a view must
  * recompute. Built from change events by {@link #of}, merged across the events of a pass by
- * {@link #union}.
+ * {@link #union} or, mark after mark in linear time and bounded, by {@link KeyMarks}.
  *
  * <p>Guarantee: a row of a key that is not in {@link #keys()}, not the key of a document of
  * {@link #unknownOldKeyOf()} before the change, and not the key of a primary document a

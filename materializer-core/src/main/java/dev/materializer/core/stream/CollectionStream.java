@@ -45,9 +45,10 @@ import org.slf4j.LoggerFactory;
  * reopen for more kept paths hands over no event twice and skips none (it resumes from its own
  * position), and is no end ({@link StreamListener#onEnded} is not called).
  *
- * <p>Threads: {@link #start()} and {@link #close()} are called by the engine; everything else runs
- * on the stream's thread, which alone touches the cursor (the driver's cursors are not
- * thread-safe). {@link #close()} sets a flag the loop sees within one await time.
+ * <p>Threads: {@link #start()}, {@link #close()} and {@link #keptPathsChanged()} are called by the
+ * engine; everything else runs on the stream's thread, which alone touches the cursor (the driver's
+ * cursors are not thread-safe). {@link #close()} and {@link #keptPathsChanged()} set flags the loop
+ * sees within one await time.
  */
 public final class CollectionStream {
 
