@@ -358,7 +358,7 @@ final class PassExecution implements PassScheduler.PassRunner {
         try {
             PassPlanner.Plan plan = PassPlanner.plan(registry.shape(view.key()),
                     dirty.keysOf(view.key().id(), view.collections()),
-                    (filter, projection) -> current.find(view, filter, projection));
+                    (filter, projection, taker) -> current.find(view, filter, projection, taker));
             if (plan.scope() == null) {
                 log.debug("View {} of partition {} runs whole: {}", view.key().id(), view.partition(), plan.wholeBecause());
             }

@@ -153,7 +153,11 @@ final class SourceFeed implements StreamListener {
         this.skew = skew;
     }
 
-    /** Opens the streams of sources that views read now, and closes those no view reads any more. */
+    /**
+     * Opens the streams of sources that views read now, closes those no view reads any more, and
+     * has the open ones keep the key paths of the views reading them now (a projected stream
+     * reopens where it lacks one).
+     */
     synchronized void sync() throws InterruptedException {
         if (closed) {
             return;
@@ -167,7 +171,12 @@ final class SourceFeed implements StreamListener {
             }
         }
         for (String source : wanted) {
-            if (!streams.containsKey(source)) {
+            CollectionStream open = streams.get(source);
+            if (open != null) {
+                // A view added or changed may key by paths the open stream's projection left out
+                open.keptPathsChanged();
+            }
+            else {
                 boolean preImages = CapabilityDetector.preImages(database, source);
                 if (!preImages && options.enablePreImages() && registry.needsOldKeys(source)) {
                     preImages = PreImages.enable(database, source);
@@ -232,6 +241,12 @@ final class SourceFeed implements StreamListener {
         CollectionStream stream = streams.get(collection);
         return stream != null
                 && (stream.caughtUpSince(sinceNanos) || (clusterTime != null && stream.heardAfter(clusterTime)));
+    }
+
+    /** The paths the images of the source's open cursor carry; null for whole images or no stream. */
+    @Nullable Set<String> imagePaths(String collection) {
+        CollectionStream stream = streams.get(collection);
+        return stream == null ? null : stream.imagePaths();
     }
 
     @Nullable Duration lag() {

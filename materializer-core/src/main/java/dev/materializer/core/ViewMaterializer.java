@@ -503,6 +503,14 @@ public final class ViewMaterializer implements Materializer {
     }
 
     /**
+     * The document paths the open cursor of a source's stream keeps in its images; null for whole
+     * images or no open cursor. For tests (EngineProbe).
+     */
+    java.util.@Nullable Set<String> imagePaths(String collection) {
+        return feed.imagePaths(collection);
+    }
+
+    /**
      * The watched collections, the views collection among them, whose stream has not heard every
      * event committed before a moment; for tests (EngineProbe).
      * @param sinceNanos the moment, in {@link System#nanoTime()}

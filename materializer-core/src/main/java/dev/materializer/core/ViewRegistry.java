@@ -193,13 +193,8 @@ final class ViewRegistry {
                 // What the upstream view's readers see moves at its flip, not at this write: recompute all
                 return OF_ANOTHER_VIEW;
             }
-            for (String path : pathsOf(source)) {
-                if (!change.imagesCarry(path) && !shape.keyIsInDocumentId()) {
-                    return AffectedKeys.fullPass("the change stream of " + source + " carried no " + path
-                            + " (it projects events on this server; the key paths are kept from its next open)");
-                }
-            }
             try {
+                // A key path the images do not carry (a projected stream) makes it a full pass there
                 return AffectedKeys.of(shape, source, change);
             }
             catch (RuntimeException ex) {

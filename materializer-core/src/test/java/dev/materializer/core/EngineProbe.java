@@ -117,6 +117,16 @@ public final class EngineProbe {
     }
 
     /**
+     * The document paths the images of a source stream's open cursor carry.
+     * @param engine the engine
+     * @param collection the source
+     * @return the paths, or null for whole images (a server that splits large events) or no stream
+     */
+    public static @org.jspecify.annotations.Nullable Set<String> imagePaths(ViewMaterializer engine, String collection) {
+        return engine.imagePaths(collection);
+    }
+
+    /**
      * Whether an engine has nothing left to do, as far as it knows: see {@link Quiescence}.
      * @param engine the engine
      * @param streamsSince the moment ({@link System#nanoTime()}) every stream must have heard up to:

@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * The keys whose rows one change, or several, may change: what an incremental pass of a view must
  * recompute. Built from change events by {@link #of}, merged across the events of a pass by
- * {@link #union}.
+ * {@link #union} or, mark after mark in linear time and bounded, by {@link KeyMarks}.
  *
  * <p>Guarantee: a row of a key that is not in {@link #keys()}, not the key of a document of
  * {@link #unknownOldKeyOf()} before the change, and not the key of a primary document a
@@ -44,8 +44,13 @@ import org.jspecify.annotations.Nullable;
  *     full pass;</li>
  * <li>delete: the key of the pre-image, else the id goes to {@link #unknownOldKeyOf()};</li>
  * <li>when every key path is in {@code _id} ({@link ViewShape#keyIsInDocumentId()}), the document
- *     id gives every key, images or not.</li>
+ *     id gives every key, whatever the images carry or lack.</li>
  * </ul>
+ *
+ * Unknown is whole: a key is never read from an image that does not carry its path
+ * ({@link SourceChange#imagesCarry}: a change stream that projects its events keeps only some
+ * fields), since a field it left out would read as missing, the {@code null} key. Such a change is
+ * a full pass, unless the document id gives the key.
  *
  * Keys are computed whatever the partition field says: a document that moves to another partition
  * affects its key in both, and the caller hands the change to the views of each as it routes it.
@@ -58,7 +63,8 @@ import org.jspecify.annotations.Nullable;
  * key query {@code {<localPath>: {$in: [those values]}}} on the primary source finds the documents
  * whose keys are affected. A delete without a pre-image, a replace without one, an update of the
  * {@code foreignField} without one, and any change without a post-image where one is needed, are
- * full passes (unless the {@code foreignField} is {@code _id}: the document id then suffices).
+ * full passes (unless the {@code foreignField} is {@code _id}: the document id then suffices), and
+ * so is a change whose images do not carry the {@code foreignField}.
  *
  * <h2>Always a full pass</h2>
  *
@@ -74,24 +80,28 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AffectedKeys {
 
-    private static final AffectedKeys NONE = new AffectedKeys(Set.of(), Map.of(), List.of(), null);
+    private static final AffectedKeys NONE = new AffectedKeys(Set.of(), Map.of(), Map.of(), null);
 
     private final Set<GroupKey> keys;
 
     /** The ids by their key, so ids MongoDB takes for one ({@code 1} and {@code 1.0}) are one. */
     private final Map<GroupKey, BsonValue> unknownOldKeyOf;
 
-    private final List<BsonDocument> keyQueries;
+    /**
+     * The key queries: per local path of the primary source, the values that join a changed foreign
+     * document (each once as MongoDB compares them); one query per path looks for all of them.
+     */
+    private final Map<String, Set<GroupKey>> joins;
 
     private final @Nullable String fullPassReason;
 
-    private AffectedKeys(Set<GroupKey> keys, Map<GroupKey, BsonValue> unknownOldKeyOf, List<BsonDocument> keyQueries,
+    AffectedKeys(Set<GroupKey> keys, Map<GroupKey, BsonValue> unknownOldKeyOf, Map<String, Set<GroupKey>> joins,
             @Nullable String fullPassReason) {
         this.keys = Collections.unmodifiableSet(new LinkedHashSet<>(keys));
         this.unknownOldKeyOf = Collections.unmodifiableMap(new LinkedHashMap<>(unknownOldKeyOf));
-        List<BsonDocument> queries = new ArrayList<>(keyQueries.size());
-        keyQueries.forEach(query -> queries.add(query.clone()));
-        this.keyQueries = Collections.unmodifiableList(queries);
+        Map<String, Set<GroupKey>> copy = new LinkedHashMap<>();
+        joins.forEach((path, values) -> copy.put(path, Collections.unmodifiableSet(new LinkedHashSet<>(values))));
+        this.joins = Collections.unmodifiableMap(copy);
         this.fullPassReason = fullPassReason;
     }
 
@@ -106,7 +116,7 @@ public final class AffectedKeys {
      * @return the result
      */
     public static AffectedKeys fullPass(String reason) {
-        return new AffectedKeys(Set.of(), Map.of(), List.of(), reason);
+        return new AffectedKeys(Set.of(), Map.of(), Map.of(), reason);
     }
 
     /**
@@ -115,7 +125,7 @@ public final class AffectedKeys {
      * @return the result
      */
     public static AffectedKeys ofKeys(Set<GroupKey> keys) {
-        return new AffectedKeys(keys, Map.of(), List.of(), null);
+        return new AffectedKeys(keys, Map.of(), Map.of(), null);
     }
 
     /**
@@ -180,9 +190,17 @@ public final class AffectedKeys {
 
     private static AffectedKeys primary(ViewShape shape, String collection, SourceChange change) {
         BsonValue id = documentIdOf(change);
+        // A document's _id never changes: a key in it comes from the document key, whatever the images carry
         BsonDocument byId = shape.keyIsInDocumentId() && id != null ? new BsonDocument("_id", id) : null;
-        BsonDocument post = change.fullDocument() != null ? change.fullDocument() : byId;
-        BsonDocument pre = change.fullDocumentBeforeChange() != null ? change.fullDocumentBeforeChange() : byId;
+        if (byId == null) {
+            String uncarried = uncarried(change, shape.keyPaths());
+            if (uncarried != null) {
+                return fullPass("the images of a change of '" + collection + "' do not carry " + uncarried
+                        + " (its change stream projected them): its key is unknown");
+            }
+        }
+        BsonDocument post = byId != null ? byId : change.fullDocument();
+        BsonDocument pre = byId != null ? byId : change.fullDocumentBeforeChange();
         Set<GroupKey> keys = new LinkedHashSet<>();
         switch (change.operation()) {
             case INSERT -> {
@@ -231,11 +249,21 @@ public final class AffectedKeys {
         return ofKeys(keys);
     }
 
+    /** The first path the change's images do not carry (a projected stream left it out), or null. */
+    private static @Nullable String uncarried(SourceChange change, List<String> paths) {
+        for (String path : paths) {
+            if (!change.imagesCarry(path)) {
+                return path;
+            }
+        }
+        return null;
+    }
+
     private static AffectedKeys unknownOldKey(Set<GroupKey> keys, @Nullable BsonValue id, String what) {
         if (id == null) {
             return fullPass(what + " without a pre-image or a document id: the key it had is unknown");
         }
-        return new AffectedKeys(keys, Map.of(GroupKey.of(id), id), List.of(), null);
+        return new AffectedKeys(keys, Map.of(GroupKey.of(id), id), Map.of(), null);
     }
 
     private static AffectedKeys foreign(LookupLink link, SourceChange change) {
@@ -243,8 +271,12 @@ public final class AffectedKeys {
         String what = "a " + change.operation().name().toLowerCase(Locale.ROOT) + " in '" + link.foreignCollection() + "'";
         BsonValue id = change.documentId();
         BsonDocument byId = field.equals("_id") && id != null ? new BsonDocument("_id", id) : null;
-        BsonDocument post = change.fullDocument() != null ? change.fullDocument() : byId;
-        BsonDocument pre = change.fullDocumentBeforeChange() != null ? change.fullDocumentBeforeChange() : byId;
+        if (byId == null && !change.imagesCarry(field)) {
+            return fullPass("the images of a change of '" + link.foreignCollection() + "' do not carry " + field
+                    + " (its change stream projected them): the rows it joins are unknown");
+        }
+        BsonDocument post = byId != null ? byId : change.fullDocument();
+        BsonDocument pre = byId != null ? byId : change.fullDocumentBeforeChange();
         String unknownOld = what + " without a pre-image: the value of '" + field
                 + "' it had, and so the rows it joined, are unknown";
         Set<GroupKey> values = new LinkedHashSet<>();
@@ -288,10 +320,7 @@ public final class AffectedKeys {
             }
             default -> throw new IllegalStateException("not a document change: " + change.operation());
         }
-        BsonArray in = new BsonArray();
-        values.forEach(value -> in.add(value.value()));
-        BsonDocument query = new BsonDocument(link.localPath(), new BsonDocument("$in", in));
-        return new AffectedKeys(Set.of(), Map.of(), List.of(query), null);
+        return new AffectedKeys(Set.of(), Map.of(), Map.of(link.localPath(), values), null);
     }
 
     /**
@@ -361,9 +390,10 @@ public final class AffectedKeys {
         allKeys.addAll(other.keys);
         Map<GroupKey, BsonValue> allUnknown = new LinkedHashMap<>(unknownOldKeyOf);
         other.unknownOldKeyOf.forEach(allUnknown::putIfAbsent);
-        List<BsonDocument> allQueries = new ArrayList<>(keyQueries);
-        allQueries.addAll(other.keyQueries);
-        return new AffectedKeys(allKeys, allUnknown, allQueries, null);
+        Map<String, Set<GroupKey>> allJoins = new LinkedHashMap<>();
+        joins.forEach((path, values) -> allJoins.put(path, new LinkedHashSet<>(values)));
+        other.joins.forEach((path, values) -> allJoins.computeIfAbsent(path, key -> new LinkedHashSet<>()).addAll(values));
+        return new AffectedKeys(allKeys, allUnknown, allJoins, null);
     }
 
     /**
@@ -387,16 +417,36 @@ public final class AffectedKeys {
     }
 
     /**
-     * Filters on the primary source, one per foreign change: the keys ({@link ViewShape#keyOf}) of
-     * the primary documents a filter matches are affected too. Run them within the view's partition
-     * (through the scope guard, as the pipeline is), projecting {@link ViewShape#keyProjection()},
-     * when the pass runs.
-     * @return copies of the filters
+     * Filters on the primary source for the foreign changes, one per local path of a
+     * {@code $lookup} ({@code {<localPath>: {$in: [every value that joins a changed document]}}}):
+     * the keys ({@link ViewShape#keyOf}) of the primary documents a filter matches are affected
+     * too. Run them within the view's partition (through the scope guard, as the pipeline is),
+     * projecting {@link ViewShape#keyProjection()}, when the pass runs.
+     * @return new filters
      */
     public List<BsonDocument> keyQueries() {
-        List<BsonDocument> copies = new ArrayList<>(keyQueries.size());
-        keyQueries.forEach(query -> copies.add(query.clone()));
-        return copies;
+        List<BsonDocument> queries = new ArrayList<>(joins.size());
+        joins.forEach((path, values) -> {
+            BsonArray in = new BsonArray(new ArrayList<>(values.size()));
+            values.forEach(value -> in.add(value.value()));
+            queries.add(new BsonDocument(path, new BsonDocument("$in", in)));
+        });
+        return queries;
+    }
+
+    /** The keys, as held (immutable), for {@link KeyMarks}. */
+    Set<GroupKey> heldKeys() {
+        return keys;
+    }
+
+    /** The ids of unknown old keys by their key, as held (immutable), for {@link KeyMarks}. */
+    Map<GroupKey, BsonValue> heldUnknownOldKeyOf() {
+        return unknownOldKeyOf;
+    }
+
+    /** Per local path, the values the key queries look for, as held (immutable), for {@link KeyMarks}. */
+    Map<String, Set<GroupKey>> heldJoins() {
+        return joins;
     }
 
     /**
@@ -414,7 +464,7 @@ public final class AffectedKeys {
 
     /** Whether nothing is affected (and no full pass is needed). */
     public boolean isEmpty() {
-        return fullPassReason == null && keys.isEmpty() && unknownOldKeyOf.isEmpty() && keyQueries.isEmpty();
+        return fullPassReason == null && keys.isEmpty() && unknownOldKeyOf.isEmpty() && joins.isEmpty();
     }
 
     @Override
@@ -423,6 +473,6 @@ public final class AffectedKeys {
             return "AffectedKeys[full pass: " + fullPassReason + "]";
         }
         return "AffectedKeys[keys " + keys + ", unknown old key of " + unknownOldKeyOf.values() + ", key queries "
-                + keyQueries + "]";
+                + keyQueries() + "]";
     }
 }

@@ -3,6 +3,7 @@ package dev.materializer.core.incremental;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import dev.materializer.core.write.KeyScope;
 import org.bson.BsonDocument;
@@ -14,7 +15,11 @@ import org.jspecify.annotations.Nullable;
  * the whole view, with the reason. Whole when the view's shape is not incremental, when a mark did
  * not name keys (a catch-up, a retry, a restart), when the old key of a document is unknown (an
  * update of a key field or a delete without a pre-image, in a group-by view), when more than
- * {@value #MAX_KEYS} keys changed, or when a {@code $lookup}'s foreign change finds no key.
+ * {@value #MAX_KEYS} keys changed (the marks count the values their key queries look for too, see
+ * {@link KeyMarks}), or when a {@code $lookup}'s foreign change finds no key.
+ *
+ * <p>It reads key queries as streams and stops as soon as the plan is whole: no query after the
+ * one whose documents passed the bound is sent, and no document after that one is read.
  *
  * <p>Guarantee: a key scope names every key whose rows the changes may have changed (the keys of
  * the marks and, for changes of a foreign collection, the keys of the primary documents that join
@@ -28,19 +33,22 @@ public final class PassPlanner {
     public static final int MAX_KEYS = 1000;
 
     /** Why a pass with more than {@link #MAX_KEYS} keys is whole. */
-    public static final String TOO_MANY_KEYS = "more than " + MAX_KEYS + " keys changed: a whole pass is cheaper";
+    public static final String TOO_MANY_KEYS = "more than " + MAX_KEYS
+            + " keys changed (or values of joined documents): a whole pass is cheaper";
 
     /** Reads the primary documents of key queries, within the view's partition. */
     @FunctionalInterface
     public interface KeyFinder {
 
         /**
-         * The primary documents a filter matches, projected on the key paths.
+         * Hands the primary documents a filter matches, projected on the key paths, to a taker one
+         * at a time, as they come from the server, until it answers false or none is left; it reads
+         * none after the taker said no more (a cursor, never the whole result in memory).
          * @param filter a filter on the primary source, to be scoped to the partition
          * @param projection the projection of the key paths
-         * @return the documents
+         * @param taker takes a document; false when it wants no more
          */
-        List<BsonDocument> find(BsonDocument filter, BsonDocument projection);
+        void find(BsonDocument filter, BsonDocument projection, Predicate<BsonDocument> taker);
     }
 
     /**
@@ -77,13 +85,16 @@ public final class PassPlanner {
                     + " document(s) is unknown (no pre-image)");
         }
         Set<GroupKey> all = new LinkedHashSet<>(keys.keys());
+        BsonDocument projection = shape.keyProjection();
         for (BsonDocument query : keys.keyQueries()) {
-            for (BsonDocument document : finder.find(query, shape.keyProjection())) {
-                all.add(shape.keyOf(document));
-                if (all.size() > MAX_KEYS) {
-                    break;
-                }
+            if (all.size() > MAX_KEYS) {
+                // Whole already: the other queries could not narrow it
+                break;
             }
+            finder.find(query, projection, document -> {
+                all.add(shape.keyOf(document));
+                return all.size() <= MAX_KEYS;
+            });
         }
         if (all.isEmpty()) {
             return Plan.whole("the changes name no key");

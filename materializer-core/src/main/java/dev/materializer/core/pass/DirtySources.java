@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.materializer.core.incremental.AffectedKeys;
-import dev.materializer.core.incremental.PassPlanner;
+import dev.materializer.core.incremental.KeyMarks;
 import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 
@@ -15,8 +15,11 @@ import org.jspecify.annotations.Nullable;
  * What changed in one partition since its last pass: per source, either every view reading it is
  * affected, or only the views whose {@code sourceFields} the changes touched — or, for a catch-up,
  * everything. Per view it also keeps the keys of its rows the changes affect, for a key-scoped
- * pass; any mark that names no keys makes the view's pass whole (fail safe: never fewer rows). So an update that touches none of a view's fields does not run that view, even when
- * it runs another view of the same partition.
+ * pass; any mark that names no keys makes the view's pass whole (fail safe: never fewer rows), and
+ * so do more than {@code PassPlanner.MAX_KEYS} keys and values of key queries, after which the view
+ * keeps nothing more: a mark costs what it names, never a copy of what is kept. So an update that
+ * touches none of a view's fields does not run that view, even when it runs another view of the
+ * same partition.
  *
  * <p>Not thread-safe: the scheduler owns the set it collects marks in, under its lock; a pass works
  * on a {@link #copy()} of its own, so the scheduler can read what a pass took while it runs.
@@ -27,18 +30,16 @@ public final class DirtySources {
     private final Map<String, @Nullable Set<String>> bySource = new HashMap<>();
 
     /**
-     * Per view, the keys its marks affect (see {@link #keysOf}). A view marked without keys is here
-     * with a full pass, so keys never narrow what another mark of the view asked for.
+     * Per view, the keys its marks affect (see {@link #keysOf}), bounded and merged in linear time
+     * ({@link KeyMarks}). A view marked without keys is here with a full pass, so keys never narrow
+     * what another mark of the view asked for.
      */
-    private final Map<String, AffectedKeys> keysByView = new HashMap<>();
+    private final Map<String, KeyMarks> keysByView = new HashMap<>();
 
     /** The keys of a mark that named none: a full pass. */
     private static final AffectedKeys UNKEYED = AffectedKeys.fullPass("a change that names no keys (a retry, a restart, a first run)");
 
     private static final AffectedKeys CATCH_UP = AffectedKeys.fullPass("a catch-up of the partition");
-
-    /** Past the planner's bound the view runs whole anyway: the marks need not keep more keys. */
-    private static final AffectedKeys TOO_MANY = AffectedKeys.fullPass(PassPlanner.TOO_MANY_KEYS);
 
     /** A catch-up: every view of the partition, whatever it reads. */
     private boolean everything;
@@ -86,11 +87,21 @@ public final class DirtySources {
         bySource.computeIfAbsent(source, key -> new HashSet<>()).addAll(viewIds);
     }
 
-    private void addKeys(String viewId, AffectedKeys keys) {
-        AffectedKeys merged = keysByView.merge(viewId, keys, AffectedKeys::union);
-        if (!merged.needsFullPass() && merged.keys().size() + merged.unknownOldKeyOf().size() > PassPlanner.MAX_KEYS) {
-            keysByView.put(viewId, TOO_MANY);
+    /**
+     * The keys, ids and join values the merges of the views' keys went through
+     * ({@link KeyMarks#elementsCopied()}): for tests and benchmarks that merging is linear.
+     * @return the count
+     */
+    public long elementsCopied() {
+        long copied = 0;
+        for (KeyMarks marks : keysByView.values()) {
+            copied += marks.elementsCopied();
         }
+        return copied;
+    }
+
+    private void addKeys(String viewId, AffectedKeys keys) {
+        keysByView.computeIfAbsent(viewId, key -> new KeyMarks()).add(keys);
     }
 
     /**
@@ -110,8 +121,8 @@ public final class DirtySources {
                 return AffectedKeys.fullPass("every view reading " + source + " was marked");
             }
         }
-        AffectedKeys keys = keysByView.get(viewId);
-        return keys == null ? UNKEYED : keys;
+        KeyMarks keys = keysByView.get(viewId);
+        return keys == null ? UNKEYED : keys.affectedKeys();
     }
 
     /**
@@ -174,7 +185,7 @@ public final class DirtySources {
                 addViews(source, views);
             }
         });
-        other.keysByView.forEach(this::addKeys);
+        other.keysByView.forEach((viewId, keys) -> keysByView.computeIfAbsent(viewId, key -> new KeyMarks()).addAll(keys));
     }
 
     /**

@@ -34,16 +34,21 @@ import org.slf4j.LoggerFactory;
  * <p>No event over 16 MB breaks it: where the server offers it, large events come split and are
  * put together before the listener hears them, and no token from the middle of one is saved;
  * elsewhere a routing stream's events are projected down to what routing reads
- * ({@link WatchPipeline}).
+ * ({@link WatchPipeline}), which includes the key paths of the views reading the collection: read at
+ * each open, and again after {@link #keptPathsChanged()}, when a cursor whose images lack one of them
+ * reopens at once, resuming after the last event its listener took.
  *
  * <p>What it guarantees its listener: it never moves past an event the listener did not take, and
  * the checkpoint it resumes from reaches the listener with the first open the listener hears of —
  * a cursor that failed before it opened (a failover or a cut network at start) tells the listener
- * nothing, so the checkpoint goes with the next open instead of being dropped with the failure.
+ * nothing, so the checkpoint goes with the next open instead of being dropped with the failure. A
+ * reopen for more kept paths hands over no event twice and skips none (it resumes from its own
+ * position), and is no end ({@link StreamListener#onEnded} is not called).
  *
- * <p>Threads: {@link #start()} and {@link #close()} are called by the engine; everything else runs
- * on the stream's thread, which alone touches the cursor (the driver's cursors are not
- * thread-safe). {@link #close()} sets a flag the loop sees within one await time.
+ * <p>Threads: {@link #start()}, {@link #close()} and {@link #keptPathsChanged()} are called by the
+ * engine; everything else runs on the stream's thread, which alone touches the cursor (the driver's
+ * cursors are not thread-safe). {@link #close()} and {@link #keptPathsChanged()} set flags the loop
+ * sees within one await time.
  */
 public final class CollectionStream {
 
@@ -74,6 +79,9 @@ public final class CollectionStream {
 
     /** Set when the server failed a projected stream while reading it. */
     private volatile boolean projectionRefused;
+
+    /** Set by {@link #keptPathsChanged()}; the loop compares the kept paths with its cursor's. */
+    private volatile boolean keptPathsChanged;
 
     private final @Nullable CheckpointStore checkpoints;
 
@@ -157,7 +165,8 @@ public final class CollectionStream {
     /**
      * Creates a routed stream that keeps more of the documents in a projected event.
      * @param keptPaths the document paths a projected event keeps beside the partition field, read at
-     *     each open (the keys of key-scoped views reading the collection)
+     *     each open and after {@link #keptPathsChanged()} (the keys of key-scoped views reading the
+     *     collection)
      */
     public CollectionStream(MongoDatabase database, String collection, boolean preImages,
             @Nullable String routingField, Supplier<Set<String>> keptPaths,
@@ -188,6 +197,25 @@ public final class CollectionStream {
         this.thread = loop;
         loop.start();
         firstOpen.await(openWait.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Says the kept paths may have changed (a view was added or changed): a projected cursor whose
+     * images lack a path the kept paths now name reopens with them, resuming after the last event
+     * its listener took — so no event is lost or heard twice. Returns at once; the stream's thread
+     * does it between two events. A stream that reads whole images, or keeps the paths already,
+     * does nothing.
+     */
+    public void keptPathsChanged() {
+        keptPathsChanged = true;
+    }
+
+    /**
+     * The document paths the images of the open cursor's events carry, for diagnostics and tests.
+     * @return the paths; null while they carry whole documents (or before the first open)
+     */
+    public @Nullable Set<String> imagePaths() {
+        return imagePaths;
     }
 
     /** Whether a cursor is open now. */
@@ -280,6 +308,12 @@ public final class CollectionStream {
             if (closed) {
                 break;
             }
+            if (outcome.reprojected()) {
+                // Not an end: it resumes at once after the last event handed over, keeping more of them.
+                reopened = true;
+                failures = 0;
+                continue;
+            }
             failures = outcome.servedEvents() ? 1 : failures + 1;
             if (outcome.historyLost()) {
                 token = null;
@@ -338,6 +372,11 @@ public final class CollectionStream {
                 firstOpen.countDown();
                 SplitEvents fragments = new SplitEvents();
                 while (!closed) {
+                    if (keptPathsChanged && mustReproject(kind, position)) {
+                        log.info("The change stream of {} reopens to keep the key paths {} in its events (a view reading"
+                                + " it was added or changed)", collection, keptPaths.get());
+                        return new Outcome(position, false, served, told, "reprojected", true);
+                    }
                     long started = System.nanoTime();
                     BsonDocument received = cursor.tryNext();
                     if (received == null) {
@@ -374,7 +413,7 @@ public final class CollectionStream {
                     SourceChange.Operation operation = change.operation();
                     if (endsTheStream(operation)) {
                         // The history before a drop or an invalidate cannot be resumed into: start from now.
-                        return new Outcome(null, true, served, told, "ended (" + operation.name().toLowerCase() + ")");
+                        return new Outcome(null, true, served, told, "ended (" + operation.name().toLowerCase() + ")", false);
                     }
                     BsonDocument eventToken = event.getDocument("_id", null);
                     if (eventToken != null) {
@@ -383,12 +422,12 @@ public final class CollectionStream {
                     lastSave = saveIfDue(position, lastSave, false);
                 }
                 saveIfDue(position, lastSave, true);
-                return new Outcome(position, false, served, told, "closed");
+                return new Outcome(position, false, served, told, "closed", false);
             }
         }
         catch (MongoException ex) {
             if (closed) {
-                return new Outcome(position, false, served, told, "closed");
+                return new Outcome(position, false, served, told, "closed", false);
             }
             StreamFailures.Next next = StreamFailures.next(ex);
             if (!StreamFailures.isTransient(ex)) {
@@ -397,15 +436,15 @@ public final class CollectionStream {
             // Only the server's word loses the position: a failover before the first event after a
             // resume (NotPrimary, recovering, network) keeps the token and resumes after the backoff.
             return switch (next) {
-                case HISTORY_LOST -> new Outcome(position, true, served, told, "failed: " + ex.getMessage());
+                case HISTORY_LOST -> new Outcome(position, true, served, told, "failed: " + ex.getMessage(), false);
                 case EVENT_TOO_LARGE -> new Outcome(position, true, served, told,
-                        "failed on an event over 16 MB, which no resume can read past: " + ex.getMessage());
+                        "failed on an event over 16 MB, which no resume can read past: " + ex.getMessage(), false);
                 case RESUME -> new Outcome(position, false, served, told,
-                        (StreamFailures.isTransient(ex) ? "failed for a while: " : "failed: ") + ex.getMessage());
+                        (StreamFailures.isTransient(ex) ? "failed for a while: " : "failed: ") + ex.getMessage(), false);
             };
         }
         catch (RuntimeException ex) {
-            return new Outcome(position, false, served, told, "failed: " + ex);
+            return new Outcome(position, false, served, told, "failed: " + ex, false);
         }
         finally {
             open = false;
@@ -533,10 +572,29 @@ public final class CollectionStream {
     }
 
     /**
+     * Whether the open cursor must reopen for paths asked since it opened: it is projected, its
+     * images lack a path now kept, and it has a position to resume from (without one it waits for
+     * its first token: until then its events name no key it lacks, see {@code AffectedKeys}).
+     */
+    private boolean mustReproject(WatchPipeline.Kind kind, @Nullable BsonDocument position) {
+        Set<String> carried = imagePaths;
+        if (kind != WatchPipeline.Kind.PROJECTED || carried == null || routingField == null) {
+            keptPathsChanged = false;
+            return false;
+        }
+        if (position == null) {
+            return false;
+        }
+        keptPathsChanged = false;
+        return !WatchPipeline.covers(carried, WatchPipeline.imagePaths(routingField, keptPaths.get()));
+    }
+
+    /**
      * How one cursor ended.
      * @param told whether it opened and its listener was told so ({@link StreamListener#onOpened})
+     * @param reprojected whether it ended only to reopen at once with more kept paths
      */
     private record Outcome(@Nullable BsonDocument token, boolean historyLost, boolean servedEvents, boolean told,
-            String reason) {
+            String reason, boolean reprojected) {
     }
 }

@@ -126,6 +126,25 @@ final class WatchPipeline {
         return outermost;
     }
 
+    /**
+     * Whether images projected to some paths carry every path of others: each is one of them or
+     * under one (as {@link dev.materializer.core.routing.SourceChange#imagesCarry} reads them).
+     * @param carried the image paths of a projection
+     * @param wanted the image paths wanted
+     */
+    static boolean covers(Set<String> carried, Set<String> wanted) {
+        for (String path : wanted) {
+            boolean kept = false;
+            for (String outer : carried) {
+                kept |= path.equals(outer) || path.startsWith(outer + ".");
+            }
+            if (!kept) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     static BsonDocument projection(String partitionField, Set<String> kept) {
         BsonInt32 keep = new BsonInt32(1);
         BsonDocument updatedNames = BsonDocument.parse("""

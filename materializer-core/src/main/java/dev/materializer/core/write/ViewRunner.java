@@ -38,6 +38,12 @@ public final class ViewRunner {
 
     private static final Logger log = LoggerFactory.getLogger(ViewRunner.class);
 
+    /**
+     * The documents a key query reads per batch: projected on the key paths they are small, and a
+     * planner that stops at its bound of keys has read at most one batch it did not need.
+     */
+    private static final int KEY_QUERY_BATCH = 1024;
+
     private final MongoDatabase database;
 
     private final MaterializerOptions options;
@@ -173,14 +179,17 @@ public final class ViewRunner {
 
     /**
      * Reads the documents of the view's primary source in its partition that a filter matches,
-     * projected: the keys a change of a foreign collection affects.
+     * projected: the keys a change of a foreign collection affects. They are handed over one at a
+     * time from a cursor read a batch at a time, which closes as soon as the taker wants no more:
+     * a key query that matches millions of documents holds one batch in memory, not its result.
      * @param view the view
      * @param filter a filter on the primary source
      * @param projection what to keep of each document
-     * @return the documents
+     * @param taker takes each document; false when it wants no more
      * @throws MongoException when the deployment fails, or the filter fails
      */
-    public List<BsonDocument> find(ViewDefinition view, BsonDocument filter, BsonDocument projection) {
+    public void find(ViewDefinition view, BsonDocument filter, BsonDocument projection,
+            java.util.function.Predicate<BsonDocument> taker) {
         List<BsonDocument> stages = List.of(new BsonDocument("$match", filter), new BsonDocument("$project", projection));
         List<BsonDocument> scoped;
         try {
@@ -189,9 +198,15 @@ public final class ViewRunner {
         catch (dev.materializer.core.guard.ScopeViolationException ex) {
             throw new IllegalStateException("a key query must not need the guard's refusal: " + ex.getMessage(), ex);
         }
-        return database.getCollection(view.primarySource(), BsonDocument.class).aggregate(scoped)
+        try (com.mongodb.client.MongoCursor<BsonDocument> cursor = database
+            .getCollection(view.primarySource(), BsonDocument.class).aggregate(scoped)
             .maxTime(options.maxTime().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
-            .into(new java.util.ArrayList<>());
+            .batchSize(KEY_QUERY_BATCH)
+            .cursor()) {
+            while (cursor.hasNext() && taker.test(cursor.next())) {
+                // the taker keeps what it needs
+            }
+        }
     }
 
     /**

@@ -378,6 +378,54 @@ class IncrementalAffectedKeysTest {
         assertThat(affected.keyQueries()).containsExactly(doc("{parent: {$in: ['o1']}}"));
     }
 
+    // ---- images a change stream projected
+
+    /** An event as a projected stream gives it: its images carry only the paths given. */
+    private static SourceChange projected(Operation operation, @Nullable String after, @Nullable String before,
+            String... carried) {
+        return new SourceChange(operation, after == null ? null : doc(after), before == null ? null : doc(before), ID,
+                null, null, null, Set.of(carried));
+    }
+
+    @Test
+    void anImageProjectedWithoutAKeyPathNeverGivesAKey() {
+        SourceChange insert = projected(Operation.INSERT, "{_part: 'acme'}", null, "_part");
+        SourceChange delete = projected(Operation.DELETE, null, "{_part: 'acme'}", "_part");
+
+        assertThat(of(BY_CUSTOMER, insert).fullPassReason()).isEqualTo("the images of a change of 'orders' do not carry "
+                + "customer (its change stream projected them): its key is unknown");
+        assertThat(of(BY_SKU, delete).needsFullPass()).as("no key from an image without it").isTrue();
+        assertThat(of(BY_CUSTOMER_AND_REGION, projected(Operation.INSERT, "{customer: 'ann'}", null, "customer"))
+            .needsFullPass()).as("one key path of two").isTrue();
+        assertThat(of(BY_CUSTOMER, projected(Operation.INSERT, "{customer: {name: 'ann'}}", null, "customer.name"))
+            .needsFullPass()).as("a path under the key path is only part of it").isTrue();
+        assertThat(of(BY_CUSTOMER, projected(Operation.INSERT, "{_part: 'acme'}", null, "_part", "customer")).keys())
+            .as("carried and missing: really missing").containsExactly(key("null"));
+    }
+
+    @Test
+    void aKeyInTheIdComesFromTheDocumentKeyWhateverTheImagesCarry() {
+        SourceChange insert = projected(Operation.INSERT, "{_part: 'acme'}", null, "_part");
+        SourceChange update = projected(Operation.UPDATE, "{_part: 'acme'}", "{_part: 'acme'}", "_part");
+
+        assertThat(of(PER_DOCUMENT, insert).keys()).containsExactly(key("'o1'"));
+        assertThat(of(PER_DOCUMENT, update).keys()).containsExactly(key("'o1'"));
+        assertThat(of(PER_DOCUMENT, projected(Operation.DELETE, null, null, "_part")).keys()).containsExactly(key("'o1'"));
+    }
+
+    @Test
+    void aForeignImageProjectedWithoutTheForeignFieldIsAFullPassUnlessItIsTheId() {
+        AffectedKeys product = AffectedKeys.of(JOINED, "products",
+                projected(Operation.INSERT, "{_part: 'acme'}", null, "_part"));
+        AffectedKeys customer = AffectedKeys.of(JOINED, "customers",
+                new SourceChange(Operation.INSERT, doc("{_part: 'acme'}"), null, new BsonString("ann"), null, null, null,
+                        Set.of("_part")));
+
+        assertThat(product.fullPassReason()).isEqualTo("the images of a change of 'products' do not carry sku (its "
+                + "change stream projected them): the rows it joins are unknown");
+        assertThat(customer.keyQueries()).as("the document key").containsExactly(doc("{customer: {$in: ['ann']}}"));
+    }
+
     // ---- always a full pass
 
     @ParameterizedTest

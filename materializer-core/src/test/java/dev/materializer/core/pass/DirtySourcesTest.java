@@ -1,7 +1,15 @@
 package dev.materializer.core.pass;
 
 import java.util.List;
+import java.util.Map;
 
+import dev.materializer.core.incremental.AffectedKeys;
+import dev.materializer.core.incremental.PassPlanner;
+import dev.materializer.core.incremental.ShapeAnalysis;
+import dev.materializer.core.incremental.ViewShape;
+import dev.materializer.core.routing.SourceChange;
+import org.bson.BsonDocument;
+import org.bson.BsonString;
 import org.bson.BsonTimestamp;
 import org.junit.jupiter.api.Test;
 
@@ -36,5 +44,69 @@ class DirtySourcesTest {
 
         assertThat(original.contains("revenue_target")).isFalse();
         assertThat(copy.contains("revenue_target")).isTrue();
+    }
+
+    // ---- the keys of lookup changes: bounded, merged in linear time
+
+    private static final ViewShape JOINED = ShapeAnalysis.analyze(List.of(
+            BsonDocument.parse("{$lookup: {from: 'products', localField: 'product', foreignField: 'sku', as: 'p'}}"),
+            BsonDocument.parse("{$group: {_id: '$customer', cats: {$addToSet: '$p.category'}}}")), "orders");
+
+    private static final List<String> SOURCES = List.of("orders", "products");
+
+    /** What one insert of a product marks: a key query for the orders of its sku. */
+    private static AffectedKeys productInserted(String sku) {
+        BsonDocument product = new BsonDocument("_id", new BsonString("id-" + sku)).append("sku", new BsonString(sku));
+        return AffectedKeys.of(JOINED, "products",
+                new SourceChange(SourceChange.Operation.INSERT, product, null, product.get("_id"), null, null, null));
+    }
+
+    /** Marks the partition as the scheduler does: a one-change set merged into the partition's. */
+    private static void mark(DirtySources partition, AffectedKeys keys) {
+        DirtySources one = new DirtySources();
+        one.add("products", Map.of("view", keys));
+        partition.addAll(one);
+    }
+
+    /** The values the key queries look for, all queries together. */
+    private static int valuesLookedFor(AffectedKeys keys) {
+        return keys.keyQueries().stream().mapToInt(query -> query.getDocument("product").getArray("$in").size()).sum();
+    }
+
+    @Test
+    void theMarksOfLookupChangesKeepAtMostTheCapAndPastItAreAWholePassThatKeepsNothing() {
+        DirtySources partition = new DirtySources();
+        for (int i = 0; i < PassPlanner.MAX_KEYS; i++) {
+            mark(partition, productInserted("p" + i));
+        }
+        assertThat(partition.keysOf("view", SOURCES).needsFullPass()).isFalse();
+        assertThat(valuesLookedFor(partition.keysOf("view", SOURCES))).isEqualTo(PassPlanner.MAX_KEYS);
+
+        mark(partition, productInserted("one more"));
+        AffectedKeys past = partition.keysOf("view", SOURCES);
+        assertThat(past.fullPassReason()).isEqualTo(PassPlanner.TOO_MANY_KEYS);
+        assertThat(past.keyQueries()).as("nothing kept").isEmpty();
+
+        long copied = partition.elementsCopied();
+        for (int i = 0; i < 100; i++) {
+            mark(partition, productInserted("later" + i));
+        }
+        assertThat(partition.elementsCopied()).as("a whole pass takes nothing more").isEqualTo(copied);
+        assertThat(partition.keysOf("view", SOURCES).fullPassReason()).isEqualTo(PassPlanner.TOO_MANY_KEYS);
+    }
+
+    @Test
+    void mergingMarksCopiesWhatEachMarkHoldsNotWhatIsKept() {
+        DirtySources partition = new DirtySources();
+        int marks = PassPlanner.MAX_KEYS;
+        for (int i = 0; i < marks; i++) {
+            mark(partition, productInserted("p" + i));
+        }
+
+        // Each mark holds one value: linear is at most a few copies per mark, where rebuilding is marks² / 2
+        assertThat(partition.elementsCopied()).isLessThanOrEqualTo(2L * marks);
+        DirtySources copy = partition.copy();
+        assertThat(copy.elementsCopied()).as("a copy copies each once").isLessThanOrEqualTo(2L * marks);
+        assertThat(valuesLookedFor(copy.keysOf("view", SOURCES))).isEqualTo(marks);
     }
 }

@@ -236,6 +236,58 @@ class CollectionStreamTest {
         }
     }
 
+    @Test
+    void aProjectedStreamReopensWithTheKeyPathsOfAViewAddedSinceAfterItsLastEventLosingAndRepeatingNone(TestMongo mongo)
+            throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Set<String>> kept = new java.util.concurrent.atomic.AtomicReference<>(
+                Set.of("product"));
+        CollectionStream stream = new CollectionStream(mongo.database(), "orders", false, "_part", kept::get, null,
+                recorder, clock, Duration.ofSeconds(1), Duration.ofSeconds(8), Duration.ZERO);
+        MongoCollection<Document> orders = mongo.database().getCollection("orders");
+        stream.start(WAIT);
+        try {
+            orders.insertOne(order("o1"));
+            await().atMost(WAIT).until(() -> recorder.changes.size() == 1);
+            // The listener holds o2 while a view keyed by customer registers and o3 is written
+            recorder.holdOn("o2");
+            orders.insertOne(order("o2"));
+            recorder.held.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+            kept.set(Set.of("product", "customer"));
+            stream.keptPathsChanged();
+            orders.insertOne(order("o3"));
+            recorder.release.countDown();
+
+            await().atMost(WAIT).until(() -> recorder.changes.size() >= 3);
+            orders.insertOne(order("o4"));
+            await().atMost(WAIT).until(() -> recorder.changes.size() >= 4);
+            assertThat(recorder.changes).extracting(change -> change.documentId().asString().getValue())
+                .as("each once, in order").containsExactly("o1", "o2", "o3", "o4");
+            assertThat(recorder.changes.get(1).imagesCarry("customer")).as("o2 came through the old cursor").isFalse();
+            assertThat(recorder.changes.get(2).imagesCarry("customer")).isTrue();
+            assertThat(recorder.changes.get(2).fullDocument()).isEqualTo(BsonDocument.parse(
+                    "{_part: 'acme', customer: 'ann', product: 'apple'}"));
+            assertThat(recorder.opened).as("resumed from its own position: nothing to catch up")
+                .containsExactly("fresh", "reopened resumed pending=[]");
+            assertThat(recorder.ended).as("not an end").isEmpty();
+
+            // Paths it keeps already (or fewer) do not reopen it
+            kept.set(Set.of("customer"));
+            stream.keptPathsChanged();
+            orders.insertOne(order("o5"));
+            await().atMost(WAIT).until(() -> recorder.changes.size() >= 5);
+            assertThat(recorder.opened).hasSize(2);
+        }
+        finally {
+            stream.close();
+            stream.awaitClosed(WAIT);
+        }
+    }
+
+    private static Document order(String id) {
+        return new Document("_id", id).append("_part", "acme").append("product", "apple").append("customer", "ann")
+            .append("amount", 3);
+    }
+
     static final class Recorder implements StreamListener {
 
         final List<SourceChange> changes = new CopyOnWriteArrayList<>();
@@ -250,8 +302,29 @@ class CollectionStreamTest {
 
         final java.util.concurrent.atomic.AtomicInteger failures = new java.util.concurrent.atomic.AtomicInteger();
 
+        /** The id of the document whose event the listener holds until {@link #release}; none when empty. */
+        volatile String holdOn = "";
+
+        final java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+
+        final java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+
+        void holdOn(String id) {
+            holdOn = id;
+        }
+
         @Override
         public void onChange(String collection, SourceChange change) {
+            if (change.documentId() != null && change.documentId().isString()
+                    && change.documentId().asString().getValue().equals(holdOn)) {
+                held.countDown();
+                try {
+                    release.await(WAIT.toSeconds(), TimeUnit.SECONDS);
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             if (change.documentId() != null && change.documentId().isString()
                     && change.documentId().asString().getValue().equals(failOn)) {
                 failures.incrementAndGet();

@@ -100,4 +100,17 @@ class WatchPipelineTest {
         assertThat(change.imagesCarry("amount")).as("projected away: unknown, not missing").isFalse();
         assertThat(ChangeEvents.toSourceChange(projected).imagesCarry("amount")).as("whole images").isTrue();
     }
+
+    @Test
+    void aProjectionCoversThePathsItKeepsAndThoseUnderThem() {
+        java.util.Set<String> carried = WatchPipeline.imagePaths("_part", java.util.Set.of("customer"));
+
+        assertThat(WatchPipeline.covers(carried, WatchPipeline.imagePaths("_part", java.util.Set.of("customer.name"))))
+            .isTrue();
+        assertThat(WatchPipeline.covers(carried, WatchPipeline.imagePaths("_part", java.util.Set.of()))).isTrue();
+        assertThat(WatchPipeline.covers(carried, WatchPipeline.imagePaths("_part", java.util.Set.of("customer", "_id"))))
+            .as("a new path").isFalse();
+        assertThat(WatchPipeline.covers(WatchPipeline.imagePaths("_part", java.util.Set.of("customer.name")),
+                WatchPipeline.imagePaths("_part", java.util.Set.of("customer")))).as("more than it kept").isFalse();
+    }
 }

@@ -644,7 +644,7 @@ abstract class KeyScopedPassPropertyContract {
                 }
             }
             step.affected = affected;
-            step.plan = PassPlanner.plan(pair.shape, affected, (filter, projection) -> runner.find(pair.inc, filter, projection));
+            step.plan = PassPlanner.plan(pair.shape, affected, (filter, projection, taker) -> runner.find(pair.inc, filter, projection, taker));
             // As the engine reports a whole pass: with why it could not be key-scoped
             PassReport report = runner.run(pair.inc, step.plan.scope());
             step.report = step.plan.scope() == null ? report.scoped(PassScope.FULL, step.plan.wholeBecause()) : report;
