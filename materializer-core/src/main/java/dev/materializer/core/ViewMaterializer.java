@@ -11,6 +11,7 @@ import dev.materializer.core.cluster.PartitionOwnership;
 import dev.materializer.core.freshness.FreshnessWaits;
 import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.hash.RowHasher;
+import dev.materializer.core.pass.EngineClosedException;
 import dev.materializer.core.pass.PartitionLanes;
 import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.reconcile.Reconciler;
@@ -462,9 +463,15 @@ public final class ViewMaterializer implements Materializer {
             return CompletableFuture.failedFuture(
                     new NoSuchElementException("no view '" + id + "' in partition '" + partition + "'"));
         }
-        if (state != EngineState.RUNNING) {
+        EngineState now = state;
+        if (now == EngineState.STOPPING || now == EngineState.STOPPED) {
+            // As work queued before the close ends: one cause, whichever side of the close the call fell on.
+            return CompletableFuture.failedFuture(new EngineClosedException("the engine closed (" + now
+                    + "): view '" + id + "' of partition '" + partition + "' did not run"));
+        }
+        if (now != EngineState.RUNNING) {
             return CompletableFuture.failedFuture(
-                    new IllegalStateException("the materializer is not running (" + state + ")"));
+                    new IllegalStateException("the materializer is not running (" + now + ")"));
         }
         return null;
     }

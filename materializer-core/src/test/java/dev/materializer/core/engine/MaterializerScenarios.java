@@ -823,4 +823,53 @@ abstract class MaterializerScenarios {
                 .withThrowableThat().withMessageContaining("nope");
         }
     }
+
+    @Test
+    void refreshesAndVerifiesQueuedBehindARunningPassEndWhenTheEngineCloses(TestMongo mongo) throws Exception {
+        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        AtomicBoolean hold = new AtomicBoolean();
+        // The listener is called on the pass thread: holding it there holds the partition's lane.
+        dev.materializer.core.MaterializerListener holding = new dev.materializer.core.MaterializerListener() {
+            @Override
+            public void onPassStarted(dev.materializer.core.view.ViewKey view) {
+                if (hold.getAndSet(false)) {
+                    running.countDown();
+                    try {
+                        release.await(RecordingListener.WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+                    }
+                    catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+        };
+        try (EngineFixture f = new EngineFixture(mongo, builder -> builder.listener(holding))) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+            hold.set(true);
+            var first = f.engine.refresh("acme", "revenue");
+            assertThat(running.await(RecordingListener.WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            var queuedRefresh = f.engine.refresh("acme", "revenue");
+            var queuedVerify = f.engine.verify("acme", "revenue");
+
+            f.engine.close();
+
+            try {
+                assertThat(queuedRefresh).failsWithin(Duration.ofSeconds(5)).withThrowableThat()
+                    .havingCause().isInstanceOf(dev.materializer.core.pass.EngineClosedException.class)
+                    .withMessageContaining("closed");
+                assertThat(queuedVerify).failsWithin(Duration.ofSeconds(5)).withThrowableThat()
+                    .havingCause().isInstanceOf(dev.materializer.core.pass.EngineClosedException.class);
+                assertThat(f.engine.refresh("acme", "revenue")).as("asked after the close")
+                    .failsWithin(Duration.ofSeconds(5)).withThrowableThat()
+                    .havingCause().isInstanceOf(dev.materializer.core.pass.EngineClosedException.class);
+            }
+            finally {
+                release.countDown();
+            }
+            assertThat(first).as("the pass running at the close finishes").succeedsWithin(RecordingListener.WAIT);
+        }
+    }
 }
