@@ -137,7 +137,8 @@ public final class ViewMaterializer implements Materializer {
                 options.partitionLease(), registry::partitions, this::catchUp);
         this.status = new StatusStore(this.database, options);
         this.passes = new PassExecution(registry, status, new LostStatus(this.database, options), clock, listener, options,
-                ownership::owns, this::sweepAfter);
+                ownership::owns, this::sweepAfter,
+                () -> state == EngineState.STOPPING || state == EngineState.STOPPED);
         this.scheduler = new PassScheduler(clock, options.debounce(), maxDelay(options.debounce()), options.rewatch(),
                 options.maxConcurrentPasses(), lanes, passes);
         this.feed = new SourceFeed(this.database, registry,
