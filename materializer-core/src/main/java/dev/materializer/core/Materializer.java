@@ -178,7 +178,9 @@ public interface Materializer extends AutoCloseable {
      * @param partition the partition
      * @param id the text of the view's {@code _id}
      * @return the report of the pass when it ends; completes exceptionally with
-     *     {@link java.util.NoSuchElementException} for a view this instance does not know
+     *     {@link java.util.NoSuchElementException} for a view this instance does not know, with
+     *     {@link dev.materializer.core.pass.EngineClosedException} when the engine closes (or has
+     *     closed) before the pass starts, and with {@link IllegalStateException} when it has not started
      */
     CompletableFuture<PassReport> refresh(String partition, String id);
 
@@ -187,7 +189,10 @@ public interface Materializer extends AutoCloseable {
      * @param partition the partition
      * @param id the text of the view's {@code _id}
      * @return what differs; completes exceptionally with {@link java.util.NoSuchElementException}
-     *     for a view this instance does not know
+     *     for a view this instance does not know, with
+     *     {@link dev.materializer.core.pass.EngineClosedException} when the engine closes (or has
+     *     closed) before the comparison starts, and with {@link IllegalStateException} when it has not
+     *     started
      */
     default CompletableFuture<VerifyReport> verify(String partition, String id) {
         return CompletableFuture.failedFuture(new UnsupportedOperationException("this materializer cannot verify views"));

@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 import com.mongodb.MongoException;
@@ -41,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * status {@code ok} or {@code errored} with the message) or is handed back as work to run again —
  * whatever it throws. A failure of one view never ends the pass of the others. Views that gave
  * way, or met a failure of the deployment, are returned to the caller as marks, which the
- * scheduler keeps pending until they have run.
+ * scheduler keeps pending until they have run; any other failure is the view's error, so a bug
+ * never retries without end.
  *
  * <p>Passes and rebalances run only in partitions this instance owns; a pass taken in a partition
  * another instance owns by then says it ran elsewhere ({@link PassScheduler.Ran#elsewhere()}), so it
@@ -72,9 +74,14 @@ final class PassExecution implements PassScheduler.PassRunner {
 
     private final LostStatus lostStatus;
 
+    /** Whether the engine is stopping or stopped: a failure then may be the close itself. */
+    private final BooleanSupplier stopping;
+
     PassExecution(ViewRegistry registry, StatusStore status, LostStatus lostStatus, EngineClock clock,
-            MaterializerListener listener, MaterializerOptions options, Predicate<String> owns, Sweeps sweeps) {
+            MaterializerListener listener, MaterializerOptions options, Predicate<String> owns, Sweeps sweeps,
+            BooleanSupplier stopping) {
         this.owns = owns;
+        this.stopping = stopping;
         this.lostStatus = lostStatus;
         this.registry = registry;
         this.status = status;
@@ -280,35 +287,47 @@ final class PassExecution implements PassScheduler.PassRunner {
         }
     }
 
-    /** Runs a view, records and reports the outcome, and marks its target dirty when its rows changed. */
+    /**
+     * Runs a view, records and reports the outcome, and marks its target dirty when its rows changed.
+     * Failures are told apart by the engine's own types: a failure of the deployment (a
+     * {@link MongoException}: {@link ViewRunner#run} throws one only then) or an engine that has not
+     * started runs again; anything else thrown is a fault of this view alone — a bug of the engine or
+     * of its options (a target id strategy that throws) — and makes it {@code errored}, so it never
+     * retries without end. Only while the engine stops is a failure not judged (a client closed under
+     * a running pass throws {@link IllegalStateException}): the view runs again at the next start.
+     */
     private PassReport runOne(ViewDefinition view, DirtySources dirty, DirtySources retries) {
         ViewKey key = view.key();
         listener.onPassStarted(key);
-        PassReport report;
         ViewRunner current = runner;
+        if (current == null) {
+            log.info("View {} of partition {} waits for the engine to start; it runs again in {}", key.id(),
+                    key.partition(), Durations.text(options.rewatch()));
+            return runAgain(view, dirty, retries, "the engine has not started");
+        }
+        PassReport report;
+        @Nullable RuntimeException fault = null;
         try {
-            if (current == null) {
-                throw new IllegalStateException("the engine has not started");
-            }
             PassPlanner.Plan plan = plan(current, view, dirty);
             report = current.run(view, plan.scope());
             if (plan.scope() == null) {
                 report = report.scoped(PassScope.FULL, plan.wholeBecause());
             }
         }
-        catch (MongoException | IllegalStateException ex) {
-            // Not the view's fault (unreachable server, stepdown, engine not started): it runs again.
+        catch (MongoException ex) {
+            // Not the view's fault (unreachable server, stepdown, no majority): it runs again.
             log.warn("View {} of partition {} could not run: {}; it runs again in {}", key.id(), key.partition(),
                     ex.getMessage(), Durations.text(options.rewatch()));
-            retryLater(view, dirty, retries);
-            report = new PassReport(key, WriteMode.NONE, PassOutcome.SUPERSEDED, 0, 0, Duration.ZERO, ex.getMessage());
-            listener.onPassFinished(report);
-            return report;
+            return runAgain(view, dirty, retries, ex.getMessage());
         }
         catch (RuntimeException ex) {
-            // A failure of this view alone (a row over 16 MB, a target id strategy that throws): its error.
+            if (stopping.getAsBoolean()) {
+                log.info("View {} of partition {} did not finish as the engine stops ({}); it runs at the next start",
+                        key.id(), key.partition(), ex.toString());
+                return runAgain(view, dirty, retries, ex.toString());
+            }
+            fault = ex;
             String error = ex.getClass().getSimpleName() + ": " + ex.getMessage();
-            log.error("View {} of partition {} failed", key.id(), key.partition(), ex);
             report = new PassReport(key, WriteMode.NONE, PassOutcome.ERRORED, 0, 0, Duration.ZERO, error);
         }
         registry.recordPass(key, report, clock.now());
@@ -326,7 +345,13 @@ final class PassExecution implements PassScheduler.PassRunner {
             }
             case ERRORED -> {
                 String error = report.error() == null ? "the view failed" : report.error();
-                log.error("View {} of partition {} errored: {}", key.id(), key.partition(), error);
+                if (fault != null) {
+                    // Once, with the trace: what threw is a bug to find, not a state of the deployment.
+                    log.error("View {} of partition {} errored: {}", key.id(), key.partition(), error, fault);
+                }
+                else {
+                    log.error("View {} of partition {} errored: {}", key.id(), key.partition(), error);
+                }
                 registry.setState(key, RunState.ERRORED, error);
                 writeStatus(view, ViewState.ERRORED, error);
                 listener.onViewErrored(key, error);
@@ -342,6 +367,14 @@ final class PassExecution implements PassScheduler.PassRunner {
             // Only a write (ours, or the one we gave way to) moves the generation: spare the read otherwise.
             refreshGeneration(view);
         }
+        listener.onPassFinished(report);
+        return report;
+    }
+
+    /** A view that could not run for a reason outside it: it runs again, and the pass says it gave way. */
+    private PassReport runAgain(ViewDefinition view, DirtySources dirty, DirtySources retries, @Nullable String why) {
+        retryLater(view, dirty, retries);
+        PassReport report = new PassReport(view.key(), WriteMode.NONE, PassOutcome.SUPERSEDED, 0, 0, Duration.ZERO, why);
         listener.onPassFinished(report);
         return report;
     }

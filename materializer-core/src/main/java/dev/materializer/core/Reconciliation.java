@@ -157,7 +157,16 @@ final class Reconciliation implements Reconciler.Views {
             check = current.verify(view, true);
         }
         catch (MongoException ex) {
+            // A failure of the deployment (the verify makes any other failure of MongoDB the report's error)
             log.debug("View {} was not reconciled: {}", key, ex.getMessage());
+            return;
+        }
+        catch (RuntimeException ex) {
+            // A bug of the comparison: said once, loud, rather than lost in a future nobody reads. The view's
+            // own passes go on, and the next round compares again.
+            if (scheduler.intake()) {
+                log.error("The reconcile check of view {} failed", key, ex);
+            }
             return;
         }
         if (check.error() != null) {

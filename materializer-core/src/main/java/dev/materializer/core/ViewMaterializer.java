@@ -11,6 +11,7 @@ import dev.materializer.core.cluster.PartitionOwnership;
 import dev.materializer.core.freshness.FreshnessWaits;
 import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.hash.RowHasher;
+import dev.materializer.core.pass.EngineClosedException;
 import dev.materializer.core.pass.PartitionLanes;
 import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.reconcile.Reconciler;
@@ -142,7 +143,8 @@ public final class ViewMaterializer implements Materializer {
                 options.partitionLease(), registry::partitions, this::catchUp);
         this.status = new StatusStore(this.database, options);
         this.passes = new PassExecution(registry, status, new LostStatus(this.database, options), clock, listener, options,
-                ownership::owns, this::sweepAfter);
+                ownership::owns, this::sweepAfter,
+                () -> state == EngineState.STOPPING || state == EngineState.STOPPED);
         this.scheduler = new PassScheduler(clock, options.debounce(), maxDelay(options.debounce()), options.rewatch(),
                 options.maxConcurrentPasses(), lanes, passes);
         this.feed = new SourceFeed(this.database, registry, handOvers.around(SourceFeed.Routing.of(
@@ -470,9 +472,15 @@ public final class ViewMaterializer implements Materializer {
             return CompletableFuture.failedFuture(
                     new NoSuchElementException("no view '" + id + "' in partition '" + partition + "'"));
         }
-        if (state != EngineState.RUNNING) {
+        EngineState now = state;
+        if (now == EngineState.STOPPING || now == EngineState.STOPPED) {
+            // As work queued before the close ends: one cause, whichever side of the close the call fell on.
+            return CompletableFuture.failedFuture(new EngineClosedException("the engine closed (" + now
+                    + "): view '" + id + "' of partition '" + partition + "' did not run"));
+        }
+        if (now != EngineState.RUNNING) {
             return CompletableFuture.failedFuture(
-                    new IllegalStateException("the materializer is not running (" + state + ")"));
+                    new IllegalStateException("the materializer is not running (" + now + ")"));
         }
         return null;
     }

@@ -1,7 +1,5 @@
 package dev.materializer.core.hash;
 
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.Set;
 
@@ -21,34 +19,40 @@ import org.bson.types.Decimal128;
  * binaries and keys are preceded by their length, documents and arrays by their count of entries,
  * so the encoding is prefix-free and two different values never give the same bytes.
  *
- * <p>Documents are written with their keys sorted (by code point, which is the order of their UTF-8
- * bytes) when hashing content, or in their own order for ids, as MongoDB compares {@code _id}s.
- * Arrays keep their order. The bytes depend on nothing of the JVM (no identity hash, no default
+ * <p>Documents are written with their keys in their own order, at every depth, and arrays keep
+ * theirs: two values have the same bytes only when MongoDB, which compares documents field by field
+ * in order, finds them equal. The bytes are stricter than MongoDB where it compares across types
+ * or representations: an int 1, a long 1 and a double 1.0 differ, as do 0.0 and -0.0, decimal 1 and
+ * 1.0, a string and a symbol. The bytes depend on nothing of the JVM (no identity hash, no default
  * charset, big-endian numbers).
+ *
+ * <p>Row content ({@link #writeContent}) begins with a format mark; ids ({@link #write}) do not, so
+ * their keys stay exactly what they have always been.
  *
  * <p>Stateless and thread-safe.
  */
 final class CanonicalBson {
 
-    private static final Comparator<Map.Entry<String, BsonValue>> BY_KEY =
-        (first, second) -> first.getKey().compareTo(second.getKey());
+    /**
+     * The mark that begins the encoding of row content. The format before it sorted the keys of
+     * every document and began with the count of keys as a minimal varint; {@code 0x80 0x00} is a
+     * non-minimal varint (of 0) that it never wrote. So no content encodes now as any content
+     * encoded then, and a hash stored by an engine before this format never passes for a current
+     * one: such a row is rewritten at its next pass rather than kept in another order.
+     */
+    private static final byte[] CONTENT_FORMAT = {(byte) 0x80, 0x00};
 
-    private static final Comparator<Map.Entry<String, BsonValue>> BY_KEY_CODE_POINTS =
-        (first, second) -> compareByCodePoint(first.getKey(), second.getKey());
-
-    /** The encoding of row content: keys sorted at every depth. */
-    static final CanonicalBson CONTENT = new CanonicalBson(true);
-
-    /** The encoding of ids: keys in their own order. */
-    static final CanonicalBson ID = new CanonicalBson(false);
-
-    private final boolean sortKeys;
-
-    private CanonicalBson(boolean sortKeys) {
-        this.sortKeys = sortKeys;
+    private CanonicalBson() {
     }
 
-    void write(BsonValue value, ByteSink out) {
+    /** Writes the content of a row: the format mark, then the document in its own order. */
+    static void writeContent(BsonDocument content, ByteSink out) {
+        out.writeBytes(CONTENT_FORMAT);
+        writeDocument(content, out);
+    }
+
+    /** Writes a value (an id, say): its type, then the value. */
+    static void write(BsonValue value, ByteSink out) {
         BsonType type = value.getBsonType();
         out.writeByte(type.getValue());
         switch (type) {
@@ -127,71 +131,20 @@ final class CanonicalBson {
         }
     }
 
-    void writeDocument(BsonDocument document, ByteSink out) {
+    static void writeDocument(BsonDocument document, ByteSink out) {
         Set<Map.Entry<String, BsonValue>> entries = document.entrySet();
-        int count = entries.size();
-        out.writeLength(count);
-        if (!sortKeys || count < 2) {
-            for (Map.Entry<String, BsonValue> entry : entries) {
-                out.writeString(entry.getKey());
-                write(entry.getValue(), out);
-            }
-            return;
-        }
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        Map.Entry<String, BsonValue>[] sorted = new Map.Entry[count];
-        boolean surrogates = false;
-        int filled = 0;
+        out.writeLength(entries.size());
         for (Map.Entry<String, BsonValue> entry : entries) {
-            sorted[filled++] = entry;
-            surrogates = surrogates || hasSurrogate(entry.getKey());
-        }
-        // Without surrogates, UTF-16 order is code point order, and String.compareTo is the fastest.
-        Arrays.sort(sorted, surrogates ? BY_KEY_CODE_POINTS : BY_KEY);
-        for (Map.Entry<String, BsonValue> entry : sorted) {
             out.writeString(entry.getKey());
             write(entry.getValue(), out);
         }
     }
 
-    private void writeArray(BsonArray array, ByteSink out) {
+    private static void writeArray(BsonArray array, ByteSink out) {
         out.writeLength(array.size());
         // The iterator, not get(i): a RawBsonArray finds an index by reading from its start.
         for (BsonValue value : array) {
             write(value, out);
         }
-    }
-
-    private static boolean hasSurrogate(String text) {
-        for (int i = 0, n = text.length(); i < n; i++) {
-            if (Character.isSurrogate(text.charAt(i))) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Compares by code point without decoding: a UTF-16 surrogate (part of a code point above
-     * U+FFFF) sorts after every other char, which fixes the one place where UTF-16 order differs.
-     */
-    static int compareByCodePoint(String first, String second) {
-        int length = Math.min(first.length(), second.length());
-        for (int i = 0; i < length; i++) {
-            char a = first.charAt(i);
-            char b = second.charAt(i);
-            if (a != b) {
-                return codePointRank(a) - codePointRank(b);
-            }
-        }
-        return first.length() - second.length();
-    }
-
-    private static int codePointRank(char c) {
-        if (c < Character.MIN_SURROGATE) {
-            return c;
-        }
-        // Surrogates D800-DFFF move above FFFF; E000-FFFF move down into the gap they leave.
-        return c <= Character.MAX_SURROGATE ? c + 0x2000 : c - 0x800;
     }
 }

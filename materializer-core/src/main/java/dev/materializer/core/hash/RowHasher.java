@@ -9,15 +9,22 @@ import org.bson.BsonDocument;
 import org.bson.BsonValue;
 
 /**
- * A canonical hash of a row's content: insensitive to the order of keys in documents (at every
- * depth), sensitive to types (an int 1, a long 1 and a double 1.0 differ; an ObjectId and its hex
- * string differ) and to the order of arrays; the same on every JVM and run.
+ * A canonical hash of a row's content, equal for two rows exactly when their contents are equal as
+ * MongoDB compares documents — field by field in order, at every depth (so {@code {x: 1, y: "s"}}
+ * and {@code {y: "s", x: 1}} differ, as they do for an equality match, a {@code $group} key or a
+ * unique index) — and, stricter than MongoDB, of the same BSON types and representations (an int
+ * 1, a long 1 and a double 1.0 differ, as do 0.0 and -0.0; an ObjectId and its hex string differ): a
+ * difference MongoDB would not make only ever costs a write, never hides a change. Arrays keep
+ * their order. The same on every JVM and run.
  *
- * <p>The content is written in a canonical binary encoding (a type byte, then the value; lengths
- * before strings and binaries, counts before documents and arrays; keys sorted by code point)
- * straight into the digest. The digest is SHA-256 unless another is chosen: the tenant controls
- * the content of its rows, so the hash must resist crafted collisions, which MD5 and SHA-1 do not;
- * the measured cost of SHA-256 over SHA-1 is small (see {@code materializer-benchmarks}).
+ * <p>The content is written in a canonical binary encoding (a format mark, then a type byte and the
+ * value; lengths before strings and binaries, counts before documents and arrays; keys in their
+ * order) straight into the digest. The digest is SHA-256 unless another is chosen: the tenant
+ * controls the content of its rows, so the hash must resist crafted collisions, which MD5 and SHA-1
+ * do not; the measured cost of SHA-256 over SHA-1 is small (see {@code materializer-benchmarks}).
+ *
+ * <p>Hashes stored before this format sorted the keys of every document; the format mark keeps
+ * every new hash apart from them, so each such row is written once again at its next pass.
  *
  * <p>Thread-safe.
  */
@@ -73,7 +80,7 @@ public final class RowHasher {
      */
     public String hash(BsonDocument content) {
         ByteSink sink = ByteSink.into(digest());
-        CanonicalBson.CONTENT.writeDocument(content, sink);
+        CanonicalBson.writeContent(content, sink);
         return TEXT.encodeToString(sink.digest());
     }
 
@@ -89,7 +96,7 @@ public final class RowHasher {
      */
     public String idKey(BsonValue id) {
         ByteSink sink = ByteSink.keeping(64);
-        CanonicalBson.ID.write(id, sink);
+        CanonicalBson.write(id, sink);
         return TEXT.encodeToString(sink.bytes());
     }
 

@@ -2,6 +2,8 @@ package dev.materializer.core.pass;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.Callable;
@@ -26,8 +28,9 @@ import org.slf4j.LoggerFactory;
  * <p>What it guarantees after {@link #close()}: no task starts — neither one queued in a lane
  * before the close, nor one submitted after it (a timer of a crashed engine may still submit),
  * not even in a lane whose turn already waits in the pool's queue, which the pool still runs after
- * its shutdown. Tasks running at the close finish. Every task that does not run is counted out, so
- * drains end.
+ * its shutdown. Tasks running at the close finish. Every future ends: a task that does not run
+ * ends with an {@link EngineClosedException} and is counted out, so drains end too; one submitted
+ * after the close ends at once and is never counted.
  *
  * <p>Threads: {@link #submit} from any thread; tasks run on the pool's threads
  * ({@code materializer-pass-N}); a lane's queue is guarded by the lane's monitor.
@@ -69,25 +72,18 @@ public final class PartitionLanes implements AutoCloseable {
      * @param partition the partition
      * @param work the work
      * @param <T> what the work gives
-     * @return the work's result, when it ends
+     * @return the work's result, when it ends; completes exceptionally with an
+     *     {@link EngineClosedException} when the lanes close before the work starts, or closed before
+     *     it was submitted
      */
     public <T> CompletableFuture<T> submit(String partition, Callable<T> work) {
-        CompletableFuture<T> result = new CompletableFuture<>();
+        Task<T> task = new Task<>(partition, work);
+        if (closed) {
+            // Counted neither in nor out: it never enters a lane.
+            task.result.completeExceptionally(task.closed());
+            return task.result;
+        }
         inFlight.incrementAndGet();
-        Runnable task = () -> {
-            try {
-                result.complete(work.call());
-            }
-            catch (Throwable ex) {
-                if (ex instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-                result.completeExceptionally(ex);
-            }
-            finally {
-                finished();
-            }
-        };
         boolean[] start = new boolean[1];
         // Every change to a lane happens inside compute, atomic per partition, so a lane that
         // empties and leaves the map can never run beside a new lane of the same partition.
@@ -103,7 +99,7 @@ public final class PartitionLanes implements AutoCloseable {
         if (start[0]) {
             schedule(partition);
         }
-        return result;
+        return task.result;
     }
 
     private void schedule(String partition) {
@@ -111,33 +107,62 @@ public final class PartitionLanes implements AutoCloseable {
             pool.execute(() -> runNext(partition));
         }
         catch (java.util.concurrent.RejectedExecutionException ex) {
-            // Closed: the queued work will not run; count it out so drains end.
-            dropLane(partition);
+            // Closed: the queued work will not run.
+            drop(partition, true);
         }
     }
 
-    /** Counts out the lane's queued work, which will not run, and removes the lane. */
-    private void dropLane(String partition) {
+    /**
+     * Ends the lane's queued work, which will not run: each future fails with the close as its
+     * cause and is counted out, so drains end. The futures complete outside the lane's compute, as
+     * their dependent actions run on this thread and may submit again.
+     * @param remove whether the lane leaves the map (no task of it runs any more)
+     */
+    private void drop(String partition, boolean remove) {
+        List<Task<?>> dropped = new ArrayList<>();
         lanes.computeIfPresent(partition, (key, lane) -> {
-            while (lane.queue.poll() != null) {
+            drainInto(lane, dropped);
+            return remove ? null : lane;
+        });
+        endClosed(dropped);
+    }
+
+    private static void drainInto(Lane lane, List<Task<?>> dropped) {
+        for (Task<?> task = lane.queue.poll(); task != null; task = lane.queue.poll()) {
+            dropped.add(task);
+        }
+    }
+
+    private void endClosed(List<Task<?>> dropped) {
+        for (Task<?> task : dropped) {
+            try {
+                task.result.completeExceptionally(task.closed());
+            }
+            finally {
                 finished();
             }
-            return null;
-        });
+        }
     }
 
     /** Runs one task of the lane, then gives the thread back so other partitions get their turn. */
     private void runNext(String partition) {
-        if (closed) {
-            // A turn the pool still runs after its shutdown: what waits in the lane does not start.
-            dropLane(partition);
-            return;
-        }
-        Runnable[] next = new Runnable[1];
+        List<Task<?>> dropped = new ArrayList<>();
+        Task<?>[] next = new Task<?>[1];
         lanes.computeIfPresent(partition, (key, lane) -> {
+            if (closed) {
+                // A turn the pool still runs after its shutdown, or one that began as the close came:
+                // what waits in the lane does not start. Read inside the compute, so no task submitted
+                // after the close can slip past it.
+                drainInto(lane, dropped);
+                return null;
+            }
             next[0] = lane.queue.poll();
             return next[0] == null ? null : lane;
         });
+        if (!dropped.isEmpty()) {
+            endClosed(dropped);
+            return;
+        }
         if (next[0] == null) {
             return;
         }
@@ -190,25 +215,60 @@ public final class PartitionLanes implements AutoCloseable {
         }
     }
 
-    /** Stops the pool: queued work that has not started does not run; running work finishes. */
+    /**
+     * Stops the pool: queued work that has not started does not run, and its futures end with an
+     * {@link EngineClosedException}; running work finishes.
+     */
     @Override
     public void close() {
         closed = true;
         pool.shutdown();
         for (String partition : lanes.keySet()) {
-            lanes.computeIfPresent(partition, (key, lane) -> {
-                while (lane.queue.poll() != null) {
-                    finished();
+            // The lane stays while a task of it may still run: that task's end drops what follows it.
+            drop(partition, false);
+        }
+    }
+
+    /** One piece of work and the future of its result. */
+    private final class Task<T> implements Runnable {
+
+        private final String partition;
+
+        private final Callable<T> work;
+
+        private final CompletableFuture<T> result = new CompletableFuture<>();
+
+        Task(String partition, Callable<T> work) {
+            this.partition = partition;
+            this.work = work;
+        }
+
+        @Override
+        public void run() {
+            try {
+                result.complete(work.call());
+            }
+            catch (Throwable ex) {
+                if (ex instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
                 }
-                return lane;
-            });
+                result.completeExceptionally(ex);
+            }
+            finally {
+                finished();
+            }
+        }
+
+        EngineClosedException closed() {
+            return new EngineClosedException("the engine closed before this work of partition '" + partition
+                    + "' ran; it did not start");
         }
     }
 
     /** The queue of one partition; touched only inside {@code lanes.compute*} for its key. */
     private static final class Lane {
 
-        private final Queue<Runnable> queue = new ArrayDeque<>();
+        private final Queue<Task<?>> queue = new ArrayDeque<>();
 
         private boolean running;
     }

@@ -101,10 +101,11 @@ public final class ViewRunner {
     /**
      * Runs the view once.
      * @param view the view
-     * @return what the pass did: {@code ERRORED} (with the error), {@code SUPERSEDED} (gave way; the
-     *     error says why), {@code CHANGED} or {@code UNCHANGED}
-     * @throws MongoException only when the deployment fails (unreachable, no primary), never for a
-     *     problem of the view
+     * @return what the pass did: {@code ERRORED} (with the error; also for a request MongoDB refused
+     *     for what it asked), {@code SUPERSEDED} (gave way; the error says why), {@code CHANGED} or
+     *     {@code UNCHANGED}
+     * @throws MongoException only when the deployment fails (unreachable, no primary, no majority),
+     *     never for a problem of the view
      */
     public PassReport run(ViewDefinition view) {
         return run(view, null);
@@ -156,6 +157,21 @@ public final class ViewRunner {
             log.debug("View {}: {}; a later pass follows", view.key(), ex.getMessage());
             return new PassReport(view.key(), mode, PassOutcome.SUPERSEDED, 0, 0, since(started), ex.getMessage());
         }
+        catch (MongoException ex) {
+            // What reached here unclassified (a status read, a lease, a flip, the stored rows) is told apart now.
+            return new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started), refusal(ex));
+        }
+    }
+
+    /**
+     * The error of a view for a failure of MongoDB that is not the deployment's (a command the
+     * server refused for what it was asked); a failure of the deployment is thrown on, to be retried.
+     */
+    private static String refusal(MongoException failure) {
+        if (MongoFailures.isInfrastructure(failure)) {
+            throw failure;
+        }
+        return "MongoDB refused a request of the pass: " + MongoFailures.messageOf(failure);
     }
 
     /**
@@ -214,7 +230,7 @@ public final class ViewRunner {
      * @param view the view
      * @param markEditedRows whether to mark stored rows whose content was changed behind the
      *     engine's back, so the next pass rewrites them (the only write it makes); false writes nothing
-     * @return what differs, or why the pipeline could not run
+     * @return what differs, or why the pipeline could not run or MongoDB refused the comparison
      * @throws MongoException when the deployment fails
      */
     public VerifyReport verify(ViewDefinition view, boolean markEditedRows) {
@@ -224,6 +240,9 @@ public final class ViewRunner {
         }
         catch (ViewRunException ex) {
             return new VerifyReport(view.key(), 0, 0, 0, 0, since(started), ex.getMessage());
+        }
+        catch (MongoException ex) {
+            return new VerifyReport(view.key(), 0, 0, 0, 0, since(started), refusal(ex));
         }
     }
 

@@ -32,6 +32,7 @@ import org.jspecify.annotations.Nullable;
  * {@code ok}, the rows a reader sees (its current generation, through {@link ViewFilter}) must
  * equal, as a multiset, a fresh run of its pipeline scoped to its partition as the engine scopes it
  * ({@link ScopeGuard}, with the current generations of the partition's views from their statuses).
+ * Rows are equal as {@link RowHasher} compares content: field by field in order, with types.
  *
  * <p>It reads only what the engine stored and what any reader can read; it holds no state between
  * checks, so a test may call it as often as it likes, while engines run or after they stopped.

@@ -11,8 +11,8 @@ import org.bson.BsonValue;
 
 /**
  * Rows counted by their canonical form: the row id as MongoDB compares ids (type-aware, keys of an
- * id document in order) and the content insensitive to the order of keys at every depth but
- * sensitive to types and to the order of arrays. The canonical form is {@link RowHasher}'s encoding,
+ * id document in order) and the content as MongoDB compares documents (keys in order at every
+ * depth), sensitive to types and to the order of arrays. The canonical form is {@link RowHasher}'s encoding,
  * computed here from the rows themselves, never the {@code _viewHash} the engine stored.
  *
  * <p>Not thread-safe; one per comparison.

@@ -165,6 +165,32 @@ abstract class MaterializerScenarios {
     }
 
     @Test
+    void aChangeThatOnlyReordersTheFieldsOfAnEmbeddedDocumentIsWrittenAndVerifySeesIt(TestMongo mongo) throws Exception {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("items").insertOne(new Document("_id", "i1").append("_part", "acme")
+                .append("spec", new Document("x", 1).append("y", "s")));
+            f.defineView("specs", "acme", List.of("items"), "specs", "{\"$project\": {\"spec\": 1}}");
+            f.start();
+            assertThat(f.rows("specs", "specs")).singleElement()
+                .satisfies(row -> assertThat(row.get("spec", Document.class).keySet()).containsExactly("x", "y"));
+
+            // Equal field by field but in another order: MongoDB tells the two apart, so must the view.
+            f.events.clear();
+            f.collection("items").replaceOne(Filters.eq("_id", "i1"), new Document("_part", "acme")
+                .append("spec", new Document("y", "s").append("x", 1)));
+            f.events.awaitChanges(1);
+
+            assertThat(f.engine.verify("acme", "specs").get().changed()).as("verify before the pass").isEqualTo(1);
+            f.settle();
+            assertThat(f.events.passesOf("acme", "specs")).last()
+                .satisfies(report -> assertThat(report.outcome()).isEqualTo(PassOutcome.CHANGED));
+            assertThat(f.rows("specs", "specs")).singleElement()
+                .satisfies(row -> assertThat(row.get("spec", Document.class).keySet()).containsExactly("y", "x"));
+            assertThat(f.engine.verify("acme", "specs").get().inSync()).as("verify after the pass").isTrue();
+        }
+    }
+
+    @Test
     void anUnchangedResultWritesNothing(TestMongo mongo) {
         try (EngineFixture f = new EngineFixture(mongo)) {
             f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
@@ -821,6 +847,55 @@ abstract class MaterializerScenarios {
             assertThat(report.outcome()).isEqualTo(PassOutcome.UNCHANGED);
             assertThat(f.engine.refresh("acme", "nope")).failsWithin(Duration.ofSeconds(5))
                 .withThrowableThat().withMessageContaining("nope");
+        }
+    }
+
+    @Test
+    void refreshesAndVerifiesQueuedBehindARunningPassEndWhenTheEngineCloses(TestMongo mongo) throws Exception {
+        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        AtomicBoolean hold = new AtomicBoolean();
+        // The listener is called on the pass thread: holding it there holds the partition's lane.
+        dev.materializer.core.MaterializerListener holding = new dev.materializer.core.MaterializerListener() {
+            @Override
+            public void onPassStarted(dev.materializer.core.view.ViewKey view) {
+                if (hold.getAndSet(false)) {
+                    running.countDown();
+                    try {
+                        release.await(RecordingListener.WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+                    }
+                    catch (InterruptedException ex) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+        };
+        try (EngineFixture f = new EngineFixture(mongo, builder -> builder.listener(holding))) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+            hold.set(true);
+            var first = f.engine.refresh("acme", "revenue");
+            assertThat(running.await(RecordingListener.WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            var queuedRefresh = f.engine.refresh("acme", "revenue");
+            var queuedVerify = f.engine.verify("acme", "revenue");
+
+            f.engine.close();
+
+            try {
+                assertThat(queuedRefresh).failsWithin(Duration.ofSeconds(5)).withThrowableThat()
+                    .havingCause().isInstanceOf(dev.materializer.core.pass.EngineClosedException.class)
+                    .withMessageContaining("closed");
+                assertThat(queuedVerify).failsWithin(Duration.ofSeconds(5)).withThrowableThat()
+                    .havingCause().isInstanceOf(dev.materializer.core.pass.EngineClosedException.class);
+                assertThat(f.engine.refresh("acme", "revenue")).as("asked after the close")
+                    .failsWithin(Duration.ofSeconds(5)).withThrowableThat()
+                    .havingCause().isInstanceOf(dev.materializer.core.pass.EngineClosedException.class);
+            }
+            finally {
+                release.countDown();
+            }
+            assertThat(first).as("the pass running at the close finishes").succeedsWithin(RecordingListener.WAIT);
         }
     }
 }

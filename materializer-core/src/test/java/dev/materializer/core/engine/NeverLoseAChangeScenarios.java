@@ -245,6 +245,103 @@ abstract class NeverLoseAChangeScenarios {
     }
 
     @Test
+    void anIllegalStateExceptionOfTheWriterIsTheViewsErrorNotARetryWithoutEnd(TestMongo mongo) {
+        PartitionTargetId standard = PartitionTargetId.INSTANCE;
+        // Thrown only as the rows are written: the first row a pass adds ("banana") passes the strategy check.
+        try (EngineFixture f = new EngineFixture(mongo, builder -> builder.targetId((BsonValue rowId, String partition,
+                org.bson.types.ObjectId generation) -> {
+            if (rowId.isString() && rowId.asString().getValue().equals("poison")) {
+                throw new IllegalStateException("a strategy bug at a poison row");
+            }
+            return standard.targetId(rowId, partition, generation);
+        }))) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            f.collection("orders").insertMany(List.of(order("o2", "acme", "banana", 1, 2), order("o3", "acme", "poison", 1, 4)));
+            f.events.awaitChanges(2);
+            f.settle();
+
+            assertThat(f.status("revenue").getString("state")).isEqualTo("errored");
+            assertThat(f.status("revenue").getString("lastError")).contains("a strategy bug at a poison row");
+            assertNoRetryOf(f, "revenue");
+            assertThat(f.rows("revenue", "revenue")).as("readers keep the generation before")
+                .containsExactly(row("apple", "revenue", 1));
+        }
+    }
+
+    @Test
+    void aMongoFailureOfTheDeploymentIsRetriedAndTheViewIsNeverErroredForIt(TestMongo mongo) {
+        PartitionTargetId standard = PartitionTargetId.INSTANCE;
+        java.util.concurrent.atomic.AtomicBoolean cut = new java.util.concurrent.atomic.AtomicBoolean();
+        try (EngineFixture f = new EngineFixture(mongo, builder -> builder.targetId((BsonValue rowId, String partition,
+                org.bson.types.ObjectId generation) -> {
+            if (cut.get()) {
+                throw new com.mongodb.MongoSocketReadException("the connection was cut (test)",
+                        new com.mongodb.ServerAddress());
+            }
+            return standard.targetId(rowId, partition, generation);
+        }))) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+            cut.set(true);
+
+            f.collection("orders").insertOne(order("o2", "acme", "pear", 1, 4));
+            f.events.awaitChanges(1);
+            f.clock.advance(EngineFixture.DEBOUNCE);
+            f.events.awaitPass(RecordingListener.of("acme", "revenue", PassOutcome.SUPERSEDED));
+            f.drain();
+
+            assertThat(f.status("revenue").getString("state")).isEqualTo("ok");
+            assertThat(EngineProbe.quiescence(f.engine, System.nanoTime()).backlog().dirty())
+                .as("the view runs again").contains("acme");
+            cut.set(false);
+            f.settle();
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 1), row("pear", "revenue", 4));
+            assertThat(f.status("revenue").getString("state")).isEqualTo("ok");
+        }
+    }
+
+    @Test
+    void aMongoFailureThatIsNotTheDeploymentsIsTheViewsError(TestMongo mongo) {
+        PartitionTargetId standard = PartitionTargetId.INSTANCE;
+        try (EngineFixture f = new EngineFixture(mongo, builder -> builder.targetId((BsonValue rowId, String partition,
+                org.bson.types.ObjectId generation) -> {
+            if (rowId.isString() && rowId.asString().getValue().equals("poison")) {
+                // A command the server refused for what it was asked (BadValue): no retry makes it pass.
+                throw new com.mongodb.MongoCommandException(org.bson.BsonDocument.parse(
+                        "{ok: 0, code: 2, codeName: 'BadValue', errmsg: 'refused for a poison row'}"),
+                        new com.mongodb.ServerAddress());
+            }
+            return standard.targetId(rowId, partition, generation);
+        }))) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            f.collection("orders").insertOne(order("o2", "acme", "poison", 1, 4));
+            f.events.awaitChanges(1);
+            f.settle();
+
+            assertThat(f.status("revenue").getString("state")).isEqualTo("errored");
+            assertThat(f.status("revenue").getString("lastError")).contains("refused for a poison row");
+            assertNoRetryOf(f, "revenue");
+        }
+    }
+
+    /** The errored view is not run again by itself: no mark is left, and time passing runs nothing. */
+    private static void assertNoRetryOf(EngineFixture f, String viewId) {
+        int passes = f.events.passesOf("acme", viewId).size();
+        f.clock.advance(f.options.rewatch().multipliedBy(10));
+        f.settle();
+        assertThat(f.events.passesOf("acme", viewId)).as("passes after the error").hasSize(passes);
+        assertThat(EngineProbe.quiescence(f.engine, System.nanoTime()).backlog().isEmpty()).as("nothing left to run")
+            .isTrue();
+    }
+
+    @Test
     void closeAfterTheClientDiedEndsEveryPartAndDoesNotThrow(TestMongo mongo) {
         MongoClient own = MongoClients.create(mongo.connectionString());
         ManualClock clock = new ManualClock();

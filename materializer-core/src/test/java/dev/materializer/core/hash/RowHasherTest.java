@@ -92,11 +92,32 @@ class RowHasherTest {
     }
 
     @Test
-    void theOrderOfKeysDoesNotCountAtAnyDepth() {
+    void theOrderOfKeysCountsAtEveryDepthAsMongoDbComparesDocuments() {
         BsonDocument row = BsonDocument.parse("{a: 1, b: {x: 1, y: [{p: 1, q: 2}]}, c: 'z'}");
-        BsonDocument reordered = BsonDocument.parse("{c: 'z', b: {y: [{q: 2, p: 1}], x: 1}, a: 1}");
 
-        assertThat(hasher.hash(reordered)).isEqualTo(hasher.hash(row));
+        assertThat(hasher.hash(BsonDocument.parse("{a: 1, b: {x: 1, y: [{p: 1, q: 2}]}, c: 'z'}")))
+            .isEqualTo(hasher.hash(row));
+        assertThat(hasher.hash(BsonDocument.parse("{c: 'z', a: 1, b: {x: 1, y: [{p: 1, q: 2}]}}")))
+            .as("top level").isNotEqualTo(hasher.hash(row));
+        assertThat(hasher.hash(BsonDocument.parse("{a: 1, b: {y: [{p: 1, q: 2}], x: 1}, c: 'z'}")))
+            .as("an embedded document").isNotEqualTo(hasher.hash(row));
+        assertThat(hasher.hash(BsonDocument.parse("{a: 1, b: {x: 1, y: [{q: 2, p: 1}]}, c: 'z'}")))
+            .as("a document in an array").isNotEqualTo(hasher.hash(row));
+    }
+
+    @Test
+    void noHashEqualsAHashOfTheFormatBeforeItWhichSortedTheKeys() throws Exception {
+        // {a: "x", b: int32 1} in the format before: keys sorted, no mark. Its keys are in order, so only
+        // the mark keeps a stored hash of {b, a} from passing for the new hash of {a, b}.
+        ByteArrayOutputStream sorted = new ByteArrayOutputStream();
+        sorted.write(2);
+        sorted.write(new byte[] {1, 'a', 0x02, 1, 'x'});
+        sorted.write(new byte[] {1, 'b', 0x10, 0, 0, 0, 1});
+        String before = Base64.getUrlEncoder().withoutPadding()
+            .encodeToString(MessageDigest.getInstance("SHA-256").digest(sorted.toByteArray()));
+
+        assertThat(hasher.hash(new BsonDocument("a", new BsonString("x")).append("b", new BsonInt32(1))))
+            .isNotEqualTo(before);
     }
 
     @Test
@@ -113,11 +134,13 @@ class RowHasherTest {
 
     @Test
     void theHashIsTheDigestOfTheCanonicalEncoding() throws Exception {
-        // {b: int32 1, a: "x"}: keys sorted, then type byte and value; lengths and counts as varints.
+        // {b: int32 1, a: "x"}: the format mark, then keys in their order, each with type byte and value;
+        // lengths and counts as varints.
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        expected.write(new byte[] {(byte) 0x80, 0x00});
         expected.write(2);
-        expected.write(new byte[] {1, 'a', 0x02, 1, 'x'});
         expected.write(new byte[] {1, 'b', 0x10, 0, 0, 0, 1});
+        expected.write(new byte[] {1, 'a', 0x02, 1, 'x'});
         byte[] digest = MessageDigest.getInstance("SHA-256").digest(expected.toByteArray());
 
         String hash = hasher.hash(new BsonDocument("b", new BsonInt32(1)).append("a", new BsonString("x")));
@@ -131,20 +154,7 @@ class RowHasherTest {
         BsonDocument row = BsonDocument.parse("{name: 'Zoë', qty: {$numberLong: '3'}, price: {$numberDecimal: '9.90'},"
             + " at: {$date: '2024-01-01T00:00:00Z'}, tags: ['a', 'b'], owner: {$oid: '65f0c0ffee0000000000abcd'}}");
 
-        assertThat(hasher.hash(row)).isEqualTo("nyZJ66L44OfrfVjNMjVC1QfMFyr0MAZuyzPvzxGCfds");
-    }
-
-    @Test
-    void keysAreSortedByCodePointNotByUtf16Units() {
-        // U+FF5E sorts before U+1F600 by code point, after its surrogates by UTF-16 unit.
-        ByteSink sorted = ByteSink.keeping(16);
-        CanonicalBson.CONTENT.writeDocument(new BsonDocument("\uD83D\uDE00", new BsonInt32(1))
-            .append("\uFF5E", new BsonInt32(2)), sorted);
-        ByteSink inOrder = ByteSink.keeping(16);
-        CanonicalBson.ID.writeDocument(new BsonDocument("\uFF5E", new BsonInt32(2))
-            .append("\uD83D\uDE00", new BsonInt32(1)), inOrder);
-
-        assertThat(sorted.bytes()).isEqualTo(inOrder.bytes());
+        assertThat(hasher.hash(row)).isEqualTo("a14xe0wYCEU6uZ_cvLCGgosKHNX5P00HVgDkA4AvRPs");
     }
 
     @ParameterizedTest
@@ -174,7 +184,7 @@ class RowHasherTest {
         }
         row.append("blob", new BsonBinary(new byte[5000]));
         ByteSink kept = ByteSink.keeping(16);
-        CanonicalBson.CONTENT.writeDocument(row, kept);
+        CanonicalBson.writeContent(row, kept);
         byte[] digest = MessageDigest.getInstance("SHA-256").digest(kept.bytes());
 
         assertThat(hasher.hash(row)).isEqualTo(Base64.getUrlEncoder().withoutPadding().encodeToString(digest));

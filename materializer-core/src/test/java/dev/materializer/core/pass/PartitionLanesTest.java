@@ -6,13 +6,16 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class PartitionLanesTest {
 
@@ -107,5 +110,79 @@ class PartitionLanesTest {
 
         assertThat(one.awaitIdle(Duration.ofSeconds(5))).as("everything counted out").isTrue();
         assertThat(ran).as("queued work that had not started does not run").hasValue(0);
+    }
+
+    @Test
+    void workQueuedAtTheCloseEndsWithTheCloseAsItsCauseAndTheRunningTaskFinishes() throws Exception {
+        PartitionLanes one = new PartitionLanes(1);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        CompletableFuture<Boolean> running = one.submit("acme", () -> {
+            holding.countDown();
+            return release.await(5, TimeUnit.SECONDS);
+        });
+        assertThat(holding.await(5, TimeUnit.SECONDS)).isTrue();
+        // Queued in the running lane, and in a lane whose turn waits in the pool's queue for the only thread.
+        CompletableFuture<String> behind = one.submit("acme", () -> "never");
+        CompletableFuture<String> waiting = one.submit("globex", () -> "never");
+
+        one.close();
+
+        assertClosed(behind);
+        assertClosed(waiting);
+        assertThat(running).as("the task running at the close").isNotDone();
+        release.countDown();
+        assertThat(running.get(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(one.awaitIdle(Duration.ofSeconds(5))).isTrue();
+        assertThat(one.inFlight()).isZero();
+    }
+
+    @Test
+    void workSubmittedAfterTheCloseEndsAtOnceWithTheCloseAsItsCause() throws Exception {
+        PartitionLanes one = new PartitionLanes(1);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        one.submit("acme", () -> {
+            holding.countDown();
+            return release.await(5, TimeUnit.SECONDS);
+        });
+        assertThat(holding.await(5, TimeUnit.SECONDS)).isTrue();
+        one.close();
+
+        // Into the lane still running, into a new lane, and once nothing runs any more.
+        assertClosed(one.submit("acme", () -> "never"));
+        assertClosed(one.submit("globex", () -> "never"));
+        release.countDown();
+        assertThat(one.awaitIdle(Duration.ofSeconds(5))).isTrue();
+        assertClosed(one.submit("acme", () -> "never"));
+        assertThat(one.inFlight()).isZero();
+    }
+
+    @Test
+    void aCallerReactingToAClosedFutureMaySubmitAgainWithoutBreakingTheClose() throws Exception {
+        PartitionLanes one = new PartitionLanes(1);
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        one.submit("acme", () -> {
+            holding.countDown();
+            return release.await(5, TimeUnit.SECONDS);
+        });
+        assertThat(holding.await(5, TimeUnit.SECONDS)).isTrue();
+        AtomicReference<CompletableFuture<String>> again = new AtomicReference<>();
+        // A dependent action runs on the thread that completes the future: the closing one, here.
+        one.submit("acme", () -> "never").whenComplete((result, failure) -> again.set(one.submit("acme", () -> "again")));
+
+        one.close();
+
+        assertThat(again.get()).as("the dependent action ran at the close").isNotNull();
+        assertClosed(again.get());
+        release.countDown();
+        assertThat(one.awaitIdle(Duration.ofSeconds(5))).isTrue();
+    }
+
+    private static void assertClosed(CompletableFuture<?> future) {
+        assertThat(future).as("ended by the close").isCompletedExceptionally();
+        assertThatThrownBy(() -> future.get(0, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+            .cause().isInstanceOf(EngineClosedException.class).hasMessageContaining("closed");
     }
 }
