@@ -31,9 +31,19 @@ final class MongoFailures {
         return failure instanceof MongoSocketException || failure instanceof MongoTimeoutException
                 || failure instanceof MongoNotPrimaryException || failure instanceof MongoNodeIsRecoveringException
                 || failure instanceof MongoInterruptedException || failure.hasErrorLabel("RetryableWriteError")
+                || failure.hasErrorLabel("TransientTransactionError") || TRANSIENT_CODES.contains(failure.getCode())
                 || isWriteConcernOnly(failure) || !(failure instanceof MongoServerException)
                 || isWriteErrorOfNoRow(failure);
     }
+
+    /**
+     * Codes the server gives for a state that passes (a cursor the server dropped, a lock or a time
+     * limit of the server's own, a conflict with another writer, an election): the request would
+     * succeed later, so it says nothing of the view. A pipeline over the view's {@code max-time}
+     * (MaxTimeMSExpired, 50) is not among them: that is the view's limit.
+     */
+    private static final java.util.Set<Integer> TRANSIENT_CODES = java.util.Set.of(6, 7, 24, 43, 46, 89, 91, 112, 133,
+            134, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436);
 
     /**
      * The codes of a write error that say something of the row written (its key, size, fields or

@@ -48,4 +48,19 @@ class MongoFailuresTest {
         assertThat(MongoFailures.isInfrastructure(new MongoBulkWriteException(BulkWriteResult.unacknowledged(),
                 List.of(unknown, duplicate), null, SERVER, Set.of()))).as("a duplicate key among them").isFalse();
     }
+
+    @Test
+    void aFailureTheServerCallsTransientIsTriedAgainNotTheViewsError() {
+        for (String transient_ : List.of("{ok: 0, code: 43, codeName: 'CursorNotFound', errmsg: 'cursor id 7 not found'}",
+                "{ok: 0, code: 262, codeName: 'ExceededTimeLimit', errmsg: 'operation exceeded time limit'}",
+                "{ok: 0, code: 24, codeName: 'LockTimeout', errmsg: 'lock timeout'}",
+                "{ok: 0, code: 112, codeName: 'WriteConflict', errmsg: 'write conflict'}",
+                "{ok: 0, code: 2, codeName: 'BadValue', errmsg: 'x', errorLabels: ['TransientTransactionError']}")) {
+            assertThat(MongoFailures.isInfrastructure(new MongoCommandException(BsonDocument.parse(transient_), SERVER)))
+                .as(transient_).isTrue();
+        }
+        assertThat(MongoFailures.isInfrastructure(new MongoCommandException(
+                BsonDocument.parse("{ok: 0, code: 50, codeName: 'MaxTimeMSExpired', errmsg: 'operation exceeded time limit'}"),
+                SERVER))).as("a pipeline over max-time is the view's limit").isFalse();
+    }
 }
