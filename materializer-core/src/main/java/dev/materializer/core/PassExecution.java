@@ -148,6 +148,17 @@ final class PassExecution implements PassScheduler.PassRunner {
      * @return what must run again
      */
     DirtySources rebalance(String partition, Predicate<ViewDefinition> mustRun) {
+        return rebalance(partition, mustRun, Set.of());
+    }
+
+    /**
+     * A rebalance after views left targets of the partition (deleted, given another target, moved
+     * away): the views reading those targets run too, in dependency order, as they would after a
+     * change of the rows they read, since what the guard lets them read there is gone.
+     * @param leftTargets the targets the partition's views no longer write
+     * @return what must run again
+     */
+    DirtySources rebalance(String partition, Predicate<ViewDefinition> mustRun, Set<String> leftTargets) {
         boolean owned = owns.test(partition);
         List<ViewDefinition> views = registry.views(partition);
         Set<String> freed = new HashSet<>();
@@ -186,6 +197,7 @@ final class PassExecution implements PassScheduler.PassRunner {
             return retries;
         }
         DirtySources dirty = new DirtySources();
+        leftTargets.forEach(dirty::addAll);
         runInOrder(partition, view -> freed.contains(view.key().id()) || mustRun.test(view)
                 || dirty.affects(view.key().id(), view.collections()), dirty, retries);
         return retries;

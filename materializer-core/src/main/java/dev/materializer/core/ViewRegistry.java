@@ -109,12 +109,17 @@ final class ViewRegistry {
     }
 
     void putInvalid(String id, @Nullable String partition, String error) {
+        putInvalid(id, partition, null, error);
+    }
+
+    /** Keeps a view document that cannot run, with the partition and target it names, when it names them. */
+    void putInvalid(String id, @Nullable String partition, @Nullable String target, String error) {
         synchronized (structure) {
             Entry removed = byId.remove(id);
             if (removed != null) {
                 unindex(removed);
             }
-            invalid.put(id, new InvalidView(id, partition, error));
+            invalid.put(id, new InvalidView(id, partition, target, error));
         }
     }
 
@@ -496,8 +501,11 @@ final class ViewRegistry {
         return byWord;
     }
 
-    /** A view document that cannot run, with why. */
-    record InvalidView(String id, @Nullable String partition, String error) {
+    /**
+     * A view document that cannot run, with why; the partition and target its document names, when
+     * it names them as strings.
+     */
+    record InvalidView(String id, @Nullable String partition, @Nullable String target, String error) {
     }
 
     /** One view and what the run time knows of it; its mutable fields are guarded by itself. */
