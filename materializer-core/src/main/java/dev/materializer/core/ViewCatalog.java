@@ -17,6 +17,7 @@ import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.stream.StreamListener;
 import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.view.GenerationPlace;
 import dev.materializer.core.view.InvalidViewException;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewDefinitionParser;
@@ -105,6 +106,8 @@ final class ViewCatalog implements StreamListener {
                 seen.add(ViewKey.idText(document.get("_id")));
             }
             left.note(before, document);
+            // A view that left its place while no engine heard it: its status still names where it wrote
+            left.noteRecorded(GenerationPlace.of(storedStatus(document)), document);
             if (view != null) {
                 partitions.add(view.partition());
                 if (needsRun(view, document)) {
@@ -151,13 +154,15 @@ final class ViewCatalog implements StreamListener {
 
     /**
      * Whether a view must run at start: never run, errored, changed since its last successful run,
-     * or written in the format before row versions (its first run rebuilds it in versions).
+     * written in the format before row versions (its first run rebuilds it in versions), or last
+     * written in another target or partition (moved while no engine heard it).
      */
     private boolean needsRun(ViewDefinition view, BsonDocument document) {
         BsonDocument stored = storedStatus(document);
         ViewStatus viewStatus = ViewStatus.fromBson(stored);
         if (viewStatus.generation() == null || viewStatus.generation().isLegacy()
-                || viewStatus.state() != ViewState.OK) {
+                || viewStatus.state() != ViewState.OK
+                || !GenerationPlace.fits(GenerationPlace.of(stored), view.targetCollection(), view.partition())) {
             return true;
         }
         BsonValue fingerprint = stored == null ? null : stored.get(StatusStore.FINGERPRINT_FIELD);
@@ -429,6 +434,16 @@ final class ViewCatalog implements StreamListener {
                     && target != null && target.isString() && target.asString().getValue().equals(before.target());
             if (!stays) {
                 byPartition.computeIfAbsent(before.partition(), key -> new HashSet<>()).add(before.target());
+            }
+        }
+
+        /**
+         * Notes the place a view's status says its rows are in, when its document no longer names
+         * it: the view left it (before a restart, say) and has not run since.
+         */
+        void noteRecorded(@Nullable GenerationPlace place, BsonDocument now) {
+            if (place != null) {
+                note(new Holding(place.partition(), place.collection()), now);
             }
         }
 

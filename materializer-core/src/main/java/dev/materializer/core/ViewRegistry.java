@@ -253,6 +253,23 @@ final class ViewRegistry {
         return invalid.get(id);
     }
 
+    /** The targets that documents of the partition that cannot run name; few, so they are looked for. */
+    Set<String> targetsOfInvalid(String partition) {
+        Set<String> targets = new HashSet<>();
+        for (InvalidView view : invalid.values()) {
+            if (partition.equals(view.partition()) && view.target() != null) {
+                targets.add(view.target());
+            }
+        }
+        return targets;
+    }
+
+    /** The last error the runtime recorded for the view, if any. */
+    @Nullable String lastError(ViewKey key) {
+        Entry entry = entryOf(key);
+        return entry == null ? null : entry.lastError();
+    }
+
     @Nullable ViewDefinition definition(String id) {
         Entry entry = byId.get(id);
         return entry == null ? null : entry.view;
@@ -559,6 +576,10 @@ final class ViewRegistry {
 
         synchronized RunState state() {
             return state;
+        }
+
+        synchronized @Nullable String lastError() {
+            return lastError;
         }
 
         synchronized void setState(RunState next, @Nullable String error, Map<RunState, AtomicInteger> counts) {

@@ -1,11 +1,14 @@
 package dev.materializer.core.engine;
 
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
+import dev.materializer.core.EngineProbe;
 import dev.materializer.core.VerifyReport;
+import dev.materializer.core.cluster.Rendezvous;
 import dev.materializer.testing.TestMongo;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
@@ -26,14 +29,16 @@ abstract class ViewLifecycleScenarios {
     /** Reads the rows of the view writing "revenue", re-keyed by their own id. */
     static final String COPY = "{\"$project\": {\"_id\": \"$_id.id\", \"revenue\": 1}}";
 
+    /** Orders per customer: rows that look nothing like revenue's. */
+    static final String COUNTS = "{\"$group\": {\"_id\": \"$customer\", \"n\": {\"$sum\": 1}}}";
+
     @Test
     void deletingAnUpstreamViewRerunsTheViewsReadingItsTarget(TestMongo mongo) throws Exception {
         try (EngineFixture f = new EngineFixture(mongo)) {
             upstreamAndCopy(f);
 
             f.views().deleteOne(Filters.eq("_id", "revenue"));
-            awaitGone(f, "acme", "revenue");
-            f.settle();
+            heard(f);
 
             assertThat(f.rows("copy", "copy")).as("the target of no view holds nothing the copy reads").isEmpty();
             assertInSync(f, "acme", "copy");
@@ -46,9 +51,7 @@ abstract class ViewLifecycleScenarios {
             upstreamAndCopy(f);
 
             f.views().updateOne(Filters.eq("_id", "revenue"), Updates.set("targetCollection", "revenue2"));
-            await().atMost(RecordingListener.WAIT).until(() -> f.engine.view("acme", "revenue")
-                .map(view -> view.target().equals("revenue2")).orElse(false));
-            f.settle();
+            heard(f);
 
             assertThat(f.rows("revenue", "revenue2")).containsExactly(row("apple", "revenue", 6));
             assertThat(f.rows("copy", "copy")).as("nothing writes 'revenue' for acme any more").isEmpty();
@@ -63,8 +66,7 @@ abstract class ViewLifecycleScenarios {
             upstreamAndCopy(f);
 
             f.views().updateOne(Filters.eq("_id", "revenue"), Updates.set("_part", "globex"));
-            awaitGone(f, "acme", "revenue");
-            f.settle();
+            heard(f);
 
             assertThat(f.rows("revenue", "revenue")).containsExactly(row("fig", "revenue", 7));
             assertThat(f.rows("copy", "copy")).as("acme's 'revenue' has no view any more").isEmpty();
@@ -78,9 +80,7 @@ abstract class ViewLifecycleScenarios {
             upstreamAndCopy(f);
 
             f.views().updateOne(Filters.eq("_id", "revenue"), Updates.set("pipeline", List.of(new Document("notAStage", 1))));
-            await().atMost(RecordingListener.WAIT).until(() -> f.engine.view("acme", "revenue")
-                .map(view -> view.state().equals("errored")).orElse(false));
-            f.settle();
+            heard(f);
 
             assertThat(f.rows("copy", "copy")).as("an errored view's last generation stays, as it stays for its readers")
                 .containsExactly(row("apple", "revenue", 6));
@@ -95,16 +95,13 @@ abstract class ViewLifecycleScenarios {
 
             // A view may not write one of its own sources: invalid, and no longer naming 'revenue'
             f.views().updateOne(Filters.eq("_id", "revenue"), Updates.set("targetCollection", "orders"));
-            await().atMost(RecordingListener.WAIT).until(() -> f.engine.view("acme", "revenue")
-                .map(view -> view.state().equals("errored")).orElse(false));
-            f.settle();
+            heard(f);
 
             assertThat(f.rows("copy", "copy")).isEmpty();
             assertInSync(f, "acme", "copy");
 
             f.views().deleteOne(Filters.eq("_id", "revenue"));
-            awaitGone(f, "acme", "revenue");
-            f.settle();
+            heard(f);
             assertInSync(f, "acme", "copy");
         }
     }
@@ -114,13 +111,10 @@ abstract class ViewLifecycleScenarios {
         try (EngineFixture f = new EngineFixture(mongo)) {
             upstreamAndCopy(f);
             f.views().updateOne(Filters.eq("_id", "revenue"), Updates.set("pipeline", List.of(new Document("notAStage", 1))));
-            await().atMost(RecordingListener.WAIT).until(() -> f.engine.view("acme", "revenue")
-                .map(view -> view.state().equals("errored")).orElse(false));
-            f.settle();
+            heard(f);
 
             f.views().deleteOne(Filters.eq("_id", "revenue"));
-            awaitGone(f, "acme", "revenue");
-            f.settle();
+            heard(f);
 
             assertThat(f.rows("copy", "copy")).isEmpty();
             assertInSync(f, "acme", "copy");
@@ -136,11 +130,128 @@ abstract class ViewLifecycleScenarios {
             assertThat(f.rows("copy", "copy")).isEmpty();
 
             f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
-            await().atMost(RecordingListener.WAIT).until(() -> "ok".equals(f.status("revenue").getString("state")));
-            f.settle();
+            heard(f);
 
             assertThat(f.rows("copy", "copy")).containsExactly(row("apple", "revenue", 6));
             assertInSync(f, "acme", "copy");
+        }
+    }
+
+    @Test
+    void aViewGivenTheTargetAnotherViewHoldsIsRefusedAndTheViewsReadingThatTargetSeeTheHolder(TestMongo mongo)
+            throws Exception {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.defineView("counts", "acme", List.of("orders"), "counts", COUNTS);
+            upstreamAndCopy(f);
+            assertThat(f.rows("counts", "counts")).containsExactly(row("c-o1", "n", 1));
+
+            // A view with a generation of its own, in another target, moves into the one 'revenue' holds
+            f.views().updateOne(Filters.eq("_id", "counts"), Updates.set("targetCollection", "revenue"));
+            heard(f);
+
+            assertThat(f.status("counts").getString("lastError")).contains("view 'revenue'");
+            assertThat(f.rows("counts", "revenue")).as("its readers read nothing: its generation names rows elsewhere")
+                .isEmpty();
+            assertThat(f.rows("copy", "copy")).as("the copy reads the holder's generation")
+                .containsExactly(row("apple", "revenue", 6));
+            assertInSync(f, "acme", "copy");
+
+            f.events.clear();
+            f.collection("orders").insertOne(order("o2", "acme", "pear", 1, 5));
+            f.events.awaitChanges(1);
+            f.settle();
+            assertThat(f.status("revenue").getString("state")).isEqualTo("ok");
+            assertThat(f.rows("copy", "copy")).containsExactly(row("apple", "revenue", 6), row("pear", "revenue", 5));
+            assertThat(f.db.getCollection("revenue").countDocuments(Filters.exists("n"))).isZero();
+        }
+    }
+
+    @Test
+    void aViewGivenATargetAnotherViewJustLeftNeverShowsThatViewsRows(TestMongo mongo) throws Exception {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
+            // Fig orders per customer: none yet, so its generation stays at its first while revenue's grows
+            f.defineView("counts", "acme", List.of("orders"), "counts", "{\"$match\": {\"product\": \"fig\"}}", COUNTS);
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.start();
+            f.events.clear();
+            for (int more = 2; more <= 5; more++) {
+                f.collection("orders").insertOne(order("o" + more, "acme", "kiwi", 1, more));
+                f.events.awaitChanges(more - 1);
+                f.clock.advance(EngineFixture.DEBOUNCE);
+                f.drain();
+            }
+            // 'revenue' wrote generations numbered up to 5; 'counts' is at a lower number of its own
+            f.views().deleteOne(Filters.eq("_id", "revenue"));
+            f.views().updateOne(Filters.eq("_id", "counts"), Updates.set("targetCollection", "revenue"));
+            heard(f);
+            assertThat(f.status("counts").getString("state")).isEqualTo("ok");
+
+            for (int more = 6; more <= 9; more++) {
+                f.collection("orders").insertOne(order("o" + more, "acme", "fig", 1, more));
+                f.events.awaitChanges(more - 1);
+                f.clock.advance(EngineFixture.DEBOUNCE);
+                f.drain();
+                assertInSync(f, "acme", "counts");
+            }
+            assertThat(f.db.getCollection("revenue").countDocuments(Filters.exists("revenue")))
+                .as("no version the deleted view wrote is left for a later generation of the newcomer to show").isZero();
+        }
+    }
+
+    @Test
+    void theInstanceThatTakesAPartitionOverKeepsTheHolderRunningAndTheNewcomerRefused(TestMongo mongo) {
+        int tenants = 10;
+        try (EngineFixture a = new EngineFixture(mongo, builder -> builder.instanceId("node-a"));
+                EngineFixture b = new EngineFixture(mongo, builder -> builder.instanceId("node-b"))) {
+            for (int p = 0; p < tenants; p++) {
+                a.collection("orders").insertOne(order("o" + p, "t" + p, "apple", 1, 1));
+                a.defineView("revenue-t" + p, "t" + p, List.of("orders"), "revenue", REVENUE);
+            }
+            a.start();
+            b.start();
+            a.clock.advance(a.options.partitionLease().dividedBy(3));
+            await().atMost(RecordingListener.WAIT).until(() -> EngineProbe.liveInstances(a.engine)
+                .equals(Set.of("node-a", "node-b")) && EngineProbe.liveInstances(b.engine).equals(Set.of("node-a", "node-b")));
+            String tenant = java.util.stream.IntStream.range(0, tenants).mapToObj(p -> "t" + p)
+                .filter(t -> Rendezvous.owner(t, List.of("node-a", "node-b")).equals("node-a")).findFirst().orElseThrow();
+
+            a.defineView("dup-" + tenant, tenant, List.of("orders"), "revenue", COUNTS);
+            await().atMost(RecordingListener.WAIT).until(() -> "errored".equals(a.status("dup-" + tenant).getString("state")));
+            a.settle();
+            b.settle();
+
+            a.close();
+            a.collection("orders").insertOne(order("late", tenant, "fig", 2, 5));
+            await().atMost(RecordingListener.WAIT).untilAsserted(() -> {
+                b.clock.advance(b.options.partitionLease().dividedBy(3));
+                b.drain();
+                assertThat(b.rows("revenue-" + tenant, "revenue")).containsExactly(row("apple", "revenue", 1),
+                        row("fig", "revenue", 10));
+            });
+            b.settle();
+            assertThat(b.status("revenue-" + tenant).getString("state")).isEqualTo("ok");
+            assertThat(b.status("dup-" + tenant).getString("state")).isEqualTo("errored");
+            assertThat(b.status("dup-" + tenant).getString("lastError")).contains("view 'revenue-" + tenant + "'");
+        }
+    }
+
+    @Test
+    void aViewMovedToAnotherTenantWhileNoEngineRanRunsThereAtTheStartAndItsOldTenantsReadersRunToo(TestMongo mongo)
+            throws Exception {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("g1", "globex", "fig", 1, 7));
+            upstreamAndCopy(f);
+        }
+        try (EngineFixture down = new EngineFixture(mongo)) {
+            down.views().updateOne(Filters.eq("_id", "revenue"), Updates.set("_part", "globex"));
+        }
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.start();
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("fig", "revenue", 7));
+            assertThat(f.rows("copy", "copy")).isEmpty();
+            assertInSync(f, "acme", "copy");
+            assertInSync(f, "globex", "revenue");
         }
     }
 
@@ -153,8 +264,16 @@ abstract class ViewLifecycleScenarios {
         assertThat(f.rows("copy", "copy")).containsExactly(row("apple", "revenue", 6));
     }
 
-    static void awaitGone(EngineFixture f, String partition, String id) {
-        await().atMost(RecordingListener.WAIT).until(() -> f.engine.view(partition, id).isEmpty());
+    /**
+     * Waits until the engine has heard every change of the views made before, then for the work
+     * they queued: the views stream hears changes in order, so once it has heard a document added
+     * after them (one that cannot run, so it queues nothing), their work is queued.
+     */
+    static void heard(EngineFixture f) {
+        String id = "heard-" + new org.bson.types.ObjectId().toHexString();
+        f.views().insertOne(new Document("_id", id).append(f.options.partitionField(), "zz-heard"));
+        await().atMost(RecordingListener.WAIT).until(() -> f.engine.view("zz-heard", id).isPresent());
+        f.settle();
     }
 
     /** The view's rows equal a fresh run of its pipeline. */
