@@ -37,9 +37,10 @@ import org.slf4j.LoggerFactory;
  * it was (its status written by the engine, metadata of the user) does nothing; a real change
  * replaces the view and rebalances its partition, so cycles appear or break and the freed views
  * run. A view that leaves its target in its partition (deleted, moved, given another target) makes
- * the views of that partition reading the target run, in the same rebalance, downstream order.
- * Until that rebalance has ended the change counts as being applied ({@link #applying}), so a
- * wait for freshness that heard it waits for the new definition's run.
+ * the views of that partition reading the target run, in the same rebalance, downstream order; its
+ * rows there go once no reader can hold them ({@link LeftRowsRemoval}). Until that rebalance has
+ * ended the change counts as being applied ({@link #applying}), so a wait for freshness that heard
+ * it waits for the new definition's run.
  *
  * <p>Threads: {@link #loadAll} runs on the start path; the listener methods on the views stream's
  * thread. Rebalances go to the partitions' lanes.
@@ -73,10 +74,23 @@ final class ViewCatalog implements StreamListener {
     /** Per partition, the changes of view documents whose work in the lane is queued or running. */
     private final Map<String, Integer> applying = new ConcurrentHashMap<>();
 
+    private final LeftRowsRemoval leftRows;
+
+    /** Removes, once no reader can still hold them, the rows a partition's views left in a target. */
+    interface LeftRowsRemoval {
+
+        /**
+         * Schedules the removal of the rows of the partition in the target, {@code generationGrace}
+         * from now, by the owner of the partition, in its lane, if no view of it writes the target then.
+         */
+        void afterGrace(String partition, String target);
+    }
+
     ViewCatalog(MongoDatabase database, ViewRegistry registry, StatusStore status, PassExecution passes,
             PartitionLanes lanes, SourceFeed feed, EngineClock clock, MaterializerOptions options,
-            PassScheduler scheduler) {
+            PassScheduler scheduler, LeftRowsRemoval leftRows) {
         this.scheduler = scheduler;
+        this.leftRows = leftRows;
         this.views = database.getCollection(options.viewsCollection(), BsonDocument.class);
         this.registry = registry;
         this.parser = new ViewDefinitionParser(options.partitionField(), options.viewsCollection());
@@ -133,6 +147,7 @@ final class ViewCatalog implements StreamListener {
                 .add(view.primarySource(), List.of(view.key().id()));
         });
         partitions.addAll(left.partitions());
+        left.removeRowsAfterGrace();
         for (String partition : partitions) {
             if (!passes.settled(partition) || !left.in(partition).isEmpty()) {
                 // Views move into or out of a cycle or a shared target, or left a target others read:
@@ -272,6 +287,7 @@ final class ViewCatalog implements StreamListener {
         log.info("View {} {}", id, before == null ? after == null ? "left its target" : "added"
                 : after == null ? "became invalid" : "changed");
         feed.sync();
+        left.removeRowsAfterGrace();
         Set<String> partitions = new HashSet<>(left.partitions());
         if (before != null) {
             partitions.add(before.partition());
@@ -300,6 +316,7 @@ final class ViewCatalog implements StreamListener {
         }
         // A removed view can break a cycle: the freed views run; so do the views that read its target.
         rebalance(held.partition(), view -> false, Set.of(held.target()));
+        leftRows.afterGrace(held.partition(), held.target());
     }
 
     /** The partition and target the view's document named when last read, valid or not; null when unknown. */
@@ -453,6 +470,11 @@ final class ViewCatalog implements StreamListener {
 
         Set<String> partitions() {
             return byPartition.keySet();
+        }
+
+        /** Their rows go once no reader can hold them (and no view of the partition writes there again). */
+        void removeRowsAfterGrace() {
+            byPartition.forEach((partition, targets) -> targets.forEach(target -> leftRows.afterGrace(partition, target)));
         }
     }
 }

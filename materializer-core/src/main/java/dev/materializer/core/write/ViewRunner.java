@@ -71,6 +71,8 @@ public final class ViewRunner {
 
     private final Arrival arrival;
 
+    private final LeftRows leftRows;
+
     private final ScopeGuard guard;
 
     /** Whether the deployment has transactions: small diffs are written in one. */
@@ -98,6 +100,7 @@ public final class ViewRunner {
         ReadableGenerations readable = new ReadableGenerations(options.generationGrace());
         this.sweeper = new GenerationSweeper(database, rows, readable);
         this.arrival = new Arrival(database, options, rows);
+        this.leftRows = new LeftRows(database, options, rows);
         ResultReader reader = new ResultReader(database, options, guard, hasher, rows);
         this.verifier = new ViewVerifier(database, statuses, reader, rows, hasher);
         ViewDocuments views = new ViewDocuments(database, options);
@@ -290,6 +293,20 @@ public final class ViewRunner {
         if (status != null) {
             sweeper.sweep(view, status.status(), status.serverNow());
         }
+    }
+
+    /**
+     * Removes the rows views of a partition left in a target they no longer write (see
+     * {@link LeftRows}), unless a view document of the partition names that target again. Call it
+     * once no reader can still hold the generation of the view that left: {@code generationGrace}
+     * after it went.
+     * @param partition the partition
+     * @param target the target its views left
+     * @return how many rows it removed; -1 when a view document names the target again
+     * @throws MongoException when the deployment fails
+     */
+    public long removeLeftRows(String partition, String target) {
+        return leftRows.remove(partition, target);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.materializer.core.engine;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -255,7 +256,95 @@ abstract class ViewLifecycleScenarios {
         }
     }
 
+    @Test
+    void aViewMovedToAnotherTenantLeavesNoVersionOfItsOldTenantOnceTheGraceHasPassed(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("g1", "globex", "fig", 1, 7));
+            twoGenerationsOfRevenue(f);
+
+            f.views().updateOne(Filters.eq("_id", "revenue"), Updates.set("_part", "globex"));
+            heard(f);
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("fig", "revenue", 7));
+            assertLeftRowsGoAfterTheGrace(f, "revenue", "acme");
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("fig", "revenue", 7));
+        }
+    }
+
+    @Test
+    void aViewDeletedOrGivenAnotherTargetLeavesNoVersionInItsOldTargetOnceTheGraceHasPassed(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            twoGenerationsOfRevenue(f);
+            f.collection("orders").insertOne(order("g1", "globex", "fig", 1, 7));
+            f.defineView("revenue-globex", "globex", List.of("orders"), "revenue", REVENUE);
+            heard(f);
+
+            f.views().updateOne(Filters.eq("_id", "revenue"), Updates.set("targetCollection", "revenue2"));
+            f.views().deleteOne(Filters.eq("_id", "revenue-globex"));
+            heard(f);
+            assertThat(f.rows("revenue", "revenue2")).containsExactly(row("apple", "revenue", 6), row("pear", "revenue", 5));
+            assertLeftRowsGoAfterTheGrace(f, "revenue", "acme", "globex");
+            assertThat(f.rows("revenue", "revenue2")).containsExactly(row("apple", "revenue", 6), row("pear", "revenue", 5));
+        }
+    }
+
+    @Test
+    void aViewPutBackWithinTheGraceKeepsItsRows(TestMongo mongo) throws Exception {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            twoGenerationsOfRevenue(f);
+            Document saved = f.viewDocument("revenue");
+
+            f.views().deleteOne(Filters.eq("_id", "revenue"));
+            heard(f);
+            f.views().insertOne(saved);
+            heard(f);
+            f.clock.advance(f.options.generationGrace());
+            f.settle();
+
+            assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 6), row("pear", "revenue", 5));
+            assertInSync(f, "acme", "revenue");
+        }
+    }
+
     /** A view of acme's revenue, and a view copying its rows, both run. */
+    /** Acme's revenue, run twice, so its target holds superseded versions as well as current ones. */
+    static void twoGenerationsOfRevenue(EngineFixture f) {
+        f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
+        f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+        f.start();
+        f.events.clear();
+        f.collection("orders").insertOne(order("o2", "acme", "pear", 1, 5));
+        f.events.awaitChanges(1);
+        f.settle();
+        assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 6), row("pear", "revenue", 5));
+    }
+
+    /**
+     * The row versions of the partitions in the target stay while a reader of the left view's last
+     * generation may still read them, and are gone once {@code generation-grace} has passed since
+     * the engine heard the view leave (the engine's clock: heard() moved it a few seconds already).
+     */
+    static void assertLeftRowsGoAfterTheGrace(EngineFixture f, String target, String... partitions) {
+        for (String partition : partitions) {
+            assertThat(versions(f, target, partition)).as("%s's versions within the grace", partition).isPositive();
+        }
+        f.clock.advance(f.options.generationGrace().minusSeconds(10));
+        f.drain();
+        for (String partition : partitions) {
+            assertThat(versions(f, target, partition)).as("%s's versions, 10 s before the grace ends", partition)
+                .isPositive();
+        }
+        f.clock.advance(Duration.ofSeconds(10));
+        f.drain();
+        for (String partition : partitions) {
+            assertThat(versions(f, target, partition)).as("%s's versions after the grace", partition).isZero();
+        }
+    }
+
+    static long versions(EngineFixture f, String target, String partition) {
+        return f.db.getCollection(target).countDocuments(Filters.and(Filters.eq(f.options.partitionField(), partition),
+                Filters.exists(dev.materializer.core.view.ViewFilter.TO_FIELD)));
+    }
+
     static void upstreamAndCopy(EngineFixture f) {
         f.collection("orders").insertOne(order("o1", "acme", "apple", 2, 3));
         f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
