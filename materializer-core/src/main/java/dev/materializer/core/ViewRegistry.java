@@ -51,6 +51,9 @@ final class ViewRegistry {
 
     private final Map<String, InvalidView> invalid = new ConcurrentHashMap<>();
 
+    /** Per partition, the target each of its invalid view documents names (by id), for a pass's look at shared targets. */
+    private final Map<String, Map<String, String>> invalidTargets = new ConcurrentHashMap<>();
+
     /** Per partition, its views. */
     private final Map<String, List<Entry>> byPartition = new ConcurrentHashMap<>();
 
@@ -85,7 +88,7 @@ final class ViewRegistry {
             Entry added = new Entry(definition.template.sharedWith(view.id(), view.partition()), generation,
                     definition.watched, definition);
             String id = added.key.id();
-            invalid.remove(id);
+            forgetInvalid(id);
             Entry previous = byId.put(id, added);
             if (previous != null) {
                 unindex(previous);
@@ -98,7 +101,7 @@ final class ViewRegistry {
     /** Removes a view by id; gives the definition removed, or null. */
     @Nullable ViewDefinition remove(String id) {
         synchronized (structure) {
-            invalid.remove(id);
+            forgetInvalid(id);
             Entry removed = byId.remove(id);
             if (removed == null) {
                 return null;
@@ -119,7 +122,23 @@ final class ViewRegistry {
             if (removed != null) {
                 unindex(removed);
             }
-            invalid.put(id, new InvalidView(id, partition, target, error));
+            forgetInvalid(id);
+            InvalidView view = new InvalidView(id, partition, target, error);
+            invalid.put(id, view);
+            if (partition != null && target != null) {
+                invalidTargets.computeIfAbsent(partition, key -> new ConcurrentHashMap<>()).put(id, target);
+            }
+        }
+    }
+
+    /** Drops an invalid view from both indexes; under {@code structure}. */
+    private void forgetInvalid(String id) {
+        InvalidView forgotten = invalid.remove(id);
+        if (forgotten != null && forgotten.partition() != null) {
+            invalidTargets.computeIfPresent(forgotten.partition(), (key, targets) -> {
+                targets.remove(id);
+                return targets.isEmpty() ? null : targets;
+            });
         }
     }
 
@@ -253,15 +272,10 @@ final class ViewRegistry {
         return invalid.get(id);
     }
 
-    /** The targets that documents of the partition that cannot run name; few, so they are looked for. */
+    /** The targets that documents of the partition that cannot run name; read from their index. */
     Set<String> targetsOfInvalid(String partition) {
-        Set<String> targets = new HashSet<>();
-        for (InvalidView view : invalid.values()) {
-            if (partition.equals(view.partition()) && view.target() != null) {
-                targets.add(view.target());
-            }
-        }
-        return targets;
+        Map<String, String> targets = invalidTargets.get(partition);
+        return targets == null ? Set.of() : new HashSet<>(targets.values());
     }
 
     /** The last error the runtime recorded for the view, if any. */
