@@ -155,8 +155,9 @@ final class PassExecution implements PassScheduler.PassRunner {
             }
         }
         Set<String> run = freed;
-        runInOrder(partition, view -> run.contains(view.key().id()) || dirty.affects(view.key().id(), view.collections()),
-                dirty, retries);
+        runInOrder(partition,
+                view -> run.contains(view.key().id()) || dirty.affects(view.key().id(), view.collections()), dirty,
+                retries);
         return retries;
     }
 

@@ -44,7 +44,8 @@ final class TargetClaims {
      */
     Set<ViewKey> contested(String partition, List<ViewDefinition> views) {
         Set<ViewKey> contested = new HashSet<>();
-        contestedTargets(partition, views).values().forEach(writers -> writers.forEach(view -> contested.add(view.key())));
+        contestedTargets(partition, views).values()
+            .forEach(writers -> writers.forEach(view -> contested.add(view.key())));
         return contested;
     }
 

@@ -474,7 +474,8 @@ final class ViewCatalog implements StreamListener {
 
         /** Their rows go once no reader can hold them (and no view of the partition writes there again). */
         void removeRowsAfterGrace() {
-            byPartition.forEach((partition, targets) -> targets.forEach(target -> leftRows.afterGrace(partition, target)));
+            byPartition.forEach((partition, targets) ->
+                    targets.forEach(target -> leftRows.afterGrace(partition, target)));
         }
     }
 }

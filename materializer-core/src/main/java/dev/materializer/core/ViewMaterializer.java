@@ -311,7 +311,8 @@ public final class ViewMaterializer implements Materializer {
                 }
                 catch (RuntimeException ex) {
                     // A target name MongoDB refuses (an invalid view named it): there is nothing of the engine's there
-                    log.debug("The rows partition {} left in {} were not looked for: {}", partition, target, ex.toString());
+                    log.debug("The rows partition {} left in {} were not looked for: {}", partition, target,
+                            ex.toString());
                 }
                 return null;
             });

@@ -51,7 +51,10 @@ final class ViewRegistry {
 
     private final Map<String, InvalidView> invalid = new ConcurrentHashMap<>();
 
-    /** Per partition, the target each of its invalid view documents names (by id), for a pass's look at shared targets. */
+    /**
+     * Per partition, the target each of its invalid view documents names (by id): what a pass looks
+     * at for shared targets.
+     */
     private final Map<String, Map<String, String>> invalidTargets = new ConcurrentHashMap<>();
 
     /** Per partition, its views. */

@@ -62,8 +62,11 @@ public record GenerationPlace(String collection, String partition) {
         if (!(place instanceof Document document)) {
             return null;
         }
-        return document.get("collection") instanceof String collection && document.get("partition") instanceof String partition
-                ? new GenerationPlace(collection, partition) : null;
+        if (document.get("collection") instanceof String collection
+                && document.get("partition") instanceof String partition) {
+            return new GenerationPlace(collection, partition);
+        }
+        return null;
     }
 
     /**
@@ -79,6 +82,7 @@ public record GenerationPlace(String collection, String partition) {
 
     /** The place as stored in the status. */
     public BsonDocument toBson() {
-        return new BsonDocument("collection", new BsonString(collection)).append("partition", new BsonString(partition));
+        return new BsonDocument("collection", new BsonString(collection))
+            .append("partition", new BsonString(partition));
     }
 }

@@ -88,7 +88,8 @@ public final class ViewFilter {
         Object generation = stored == null ? null : stored.get(ViewStatus.GENERATION_KEY);
         GenerationPlace place = GenerationPlace.of(stored);
         // A document read without its target (a projection) is taken to name the one its generation was written in
-        String target = view.get("targetCollection") instanceof String name ? name : place == null ? "" : place.collection();
+        String target = view.get("targetCollection") instanceof String name ? name
+                : place == null ? "" : place.collection();
         if (generation != null && !GenerationPlace.fits(place, target, text)) {
             // Written in another target or partition: here it names no rows yet
             return of(partitionField, text, null);

@@ -269,7 +269,8 @@ public final class StatusStore {
          * no rows, and the view's next pass is its first in its place.
          */
         boolean arrived(ViewDefinition view) {
-            return status.generation() != null && !GenerationPlace.fits(place, view.targetCollection(), view.partition());
+            return status.generation() != null
+                    && !GenerationPlace.fits(place, view.targetCollection(), view.partition());
         }
 
         /** True while a lease of a pass in groups holds the view. */

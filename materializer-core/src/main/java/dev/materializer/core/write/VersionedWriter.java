@@ -467,7 +467,8 @@ final class VersionedWriter {
                 long removed = deleteMany(collection, session, rows.versionsBefore(partition, own));
                 if (removed > 0 && start.generation() != null) {
                     log.info("View {}: its first pass in target {}: the {} row version(s) of its partition there, left"
-                            + " by a view that wrote it before, were removed", view.key(), view.targetCollection(), removed);
+                            + " by a view that wrote it before, were removed", view.key(), view.targetCollection(),
+                            removed);
                 }
                 else if (removed > 0) {
                     log.warn("View {}: its status names no generation but the target held {} row version(s) of it"
