@@ -51,6 +51,12 @@ final class ViewRegistry {
 
     private final Map<String, InvalidView> invalid = new ConcurrentHashMap<>();
 
+    /**
+     * Per partition, the target each of its invalid view documents names (by id): what a pass looks
+     * at for shared targets.
+     */
+    private final Map<String, Map<String, String>> invalidTargets = new ConcurrentHashMap<>();
+
     /** Per partition, its views. */
     private final Map<String, List<Entry>> byPartition = new ConcurrentHashMap<>();
 
@@ -85,7 +91,7 @@ final class ViewRegistry {
             Entry added = new Entry(definition.template.sharedWith(view.id(), view.partition()), generation,
                     definition.watched, definition);
             String id = added.key.id();
-            invalid.remove(id);
+            forgetInvalid(id);
             Entry previous = byId.put(id, added);
             if (previous != null) {
                 unindex(previous);
@@ -98,7 +104,7 @@ final class ViewRegistry {
     /** Removes a view by id; gives the definition removed, or null. */
     @Nullable ViewDefinition remove(String id) {
         synchronized (structure) {
-            invalid.remove(id);
+            forgetInvalid(id);
             Entry removed = byId.remove(id);
             if (removed == null) {
                 return null;
@@ -109,12 +115,33 @@ final class ViewRegistry {
     }
 
     void putInvalid(String id, @Nullable String partition, String error) {
+        putInvalid(id, partition, null, error);
+    }
+
+    /** Keeps a view document that cannot run, with the partition and target it names, when it names them. */
+    void putInvalid(String id, @Nullable String partition, @Nullable String target, String error) {
         synchronized (structure) {
             Entry removed = byId.remove(id);
             if (removed != null) {
                 unindex(removed);
             }
-            invalid.put(id, new InvalidView(id, partition, error));
+            forgetInvalid(id);
+            InvalidView view = new InvalidView(id, partition, target, error);
+            invalid.put(id, view);
+            if (partition != null && target != null) {
+                invalidTargets.computeIfAbsent(partition, key -> new ConcurrentHashMap<>()).put(id, target);
+            }
+        }
+    }
+
+    /** Drops an invalid view from both indexes; under {@code structure}. */
+    private void forgetInvalid(String id) {
+        InvalidView forgotten = invalid.remove(id);
+        if (forgotten != null && forgotten.partition() != null) {
+            invalidTargets.computeIfPresent(forgotten.partition(), (key, targets) -> {
+                targets.remove(id);
+                return targets.isEmpty() ? null : targets;
+            });
         }
     }
 
@@ -246,6 +273,18 @@ final class ViewRegistry {
 
     @Nullable InvalidView invalid(String id) {
         return invalid.get(id);
+    }
+
+    /** The targets that documents of the partition that cannot run name; read from their index. */
+    Set<String> targetsOfInvalid(String partition) {
+        Map<String, String> targets = invalidTargets.get(partition);
+        return targets == null ? Set.of() : new HashSet<>(targets.values());
+    }
+
+    /** The last error the runtime recorded for the view, if any. */
+    @Nullable String lastError(ViewKey key) {
+        Entry entry = entryOf(key);
+        return entry == null ? null : entry.lastError();
     }
 
     @Nullable ViewDefinition definition(String id) {
@@ -496,8 +535,11 @@ final class ViewRegistry {
         return byWord;
     }
 
-    /** A view document that cannot run, with why. */
-    record InvalidView(String id, @Nullable String partition, String error) {
+    /**
+     * A view document that cannot run, with why; the partition and target its document names, when
+     * it names them as strings.
+     */
+    record InvalidView(String id, @Nullable String partition, @Nullable String target, String error) {
     }
 
     /** One view and what the run time knows of it; its mutable fields are guarded by itself. */
@@ -551,6 +593,10 @@ final class ViewRegistry {
 
         synchronized RunState state() {
             return state;
+        }
+
+        synchronized @Nullable String lastError() {
+            return lastError;
         }
 
         synchronized void setState(RunState next, @Nullable String error, Map<RunState, AtomicInteger> counts) {
