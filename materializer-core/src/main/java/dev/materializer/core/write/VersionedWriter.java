@@ -402,6 +402,44 @@ final class VersionedWriter {
          * @return false when the transaction failed for a reason that calls for writing in groups
          */
         private boolean commitInTransaction() throws ViewRunException, PassSupersededException {
+            try {
+                boolean committed = inTransaction((session, targetInSession) -> {
+                    // First, so that a pass taking the lease meanwhile is a write conflict of this one
+                    if (!flip.flipInTransaction(session, transactionsViews.collection(), view, start, serverNow)) {
+                        throw new PassSupersededException("another pass holds or wrote the view since this one started");
+                    }
+                    generation = start.attempts() + 1;
+                    removeLeftovers(generation, session, targetInSession);
+                    send(targetInSession, session);
+                }, "it writes in groups");
+                if (!committed) {
+                    generation = 0;
+                }
+                return committed;
+            }
+            catch (PassSupersededException ex) {
+                generation = 0;
+                throw ex;
+            }
+        }
+
+        /** What one transaction of the attempt writes, given its session and the target of its client. */
+        @FunctionalInterface
+        private interface TransactionWrites {
+
+            void write(ClientSession session, MongoCollection<BsonDocument> targetInSession)
+                    throws ViewRunException, PassSupersededException;
+        }
+
+        /**
+         * Writes in one transaction and commits; the changes written are let go once committed.
+         * @param fallback what the attempt does when the transaction fails for another reason than a
+         *     conflict or the deployment, for the log
+         * @return false when it failed for such a reason: nothing of it was written
+         * @throws PassSupersededException when another writer of the view conflicted with it
+         */
+        private boolean inTransaction(TransactionWrites writes, String fallback)
+                throws ViewRunException, PassSupersededException {
             MongoClient client = transactions;
             MongoDatabase inTransactions = transactionsDatabase;
             if (client == null || inTransactions == null) {
@@ -412,20 +450,13 @@ final class VersionedWriter {
             try (ClientSession session = client.startSession()) {
                 session.startTransaction(EngineConcerns.TRANSACTION);
                 try {
-                    // First, so that a pass taking the lease meanwhile is a write conflict of this one
-                    if (!flip.flipInTransaction(session, transactionsViews.collection(), view, start, serverNow)) {
-                        throw new PassSupersededException("another pass holds or wrote the view since this one started");
-                    }
-                    generation = start.attempts() + 1;
-                    removeLeftovers(generation, session, targetInSession);
-                    send(targetInSession, session);
+                    writes.write(session, targetInSession);
                     session.commitTransaction();
                     added.clear();
                     closed.clear();
                     return true;
                 }
                 catch (MongoException ex) {
-                    generation = 0;
                     if (MongoFailures.isWriteConflict(ex)) {
                         throw new PassSupersededException("another pass wrote the view at the same time ("
                                 + MongoFailures.messageOf(ex) + ")");
@@ -433,8 +464,8 @@ final class VersionedWriter {
                     if (MongoFailures.isInfrastructure(ex) && !ex.hasErrorLabel("TransientTransactionError")) {
                         throw ex;
                     }
-                    log.warn("View {}: the transaction failed ({}): it writes in groups", view.key(),
-                            MongoFailures.messageOf(ex));
+                    log.warn("View {}: the transaction failed ({}): {}", view.key(), MongoFailures.messageOf(ex),
+                            fallback);
                     return false;
                 }
                 finally {
@@ -523,47 +554,25 @@ final class VersionedWriter {
             closed.clear();
         }
 
-        /** @return false when the transaction failed for a reason that calls for groups without one */
+        /**
+         * A group and a renewal of the lease in one transaction.
+         * @return false when the transaction failed for a reason that calls for groups without one
+         */
         private boolean writeGroupInTransaction() throws ViewRunException, PassSupersededException {
-            MongoClient client = transactions;
-            MongoDatabase inTransactions = transactionsDatabase;
-            if (client == null || inTransactions == null) {
-                throw new IllegalStateException("no transactions");
-            }
-            MongoCollection<BsonDocument> targetInSession = inTransactions.getCollection(view.targetCollection(),
-                    BsonDocument.class);
-            try (ClientSession session = client.startSession()) {
-                session.startTransaction(EngineConcerns.TRANSACTION);
-                try {
+            try {
+                boolean committed = inTransaction((session, targetInSession) -> {
                     if (!leases.renew(session, transactionsViews.collection(), view, owner)) {
-                        lost = true;
                         throw new PassSupersededException("the pass lost its lease");
                     }
                     send(targetInSession, session);
-                    session.commitTransaction();
-                    added.clear();
-                    closed.clear();
-                    return true;
-                }
-                catch (MongoException ex) {
-                    if (MongoFailures.isWriteConflict(ex)) {
-                        lost = true;
-                        throw new PassSupersededException("another pass took the view over while this one wrote a group ("
-                                + MongoFailures.messageOf(ex) + ")");
-                    }
-                    if (MongoFailures.isInfrastructure(ex) && !ex.hasErrorLabel("TransientTransactionError")) {
-                        throw ex;
-                    }
-                    log.warn("View {}: the transaction of a group failed ({}): its groups go without one, fenced by the"
-                            + " lease alone", view.key(), MongoFailures.messageOf(ex));
-                    groupsInTransactions = false;
-                    return false;
-                }
-                finally {
-                    if (session.hasActiveTransaction()) {
-                        abortQuietly(session);
-                    }
-                }
+                }, "its groups go without one, fenced by the lease alone");
+                groupsInTransactions = committed;
+                return committed;
+            }
+            catch (PassSupersededException ex) {
+                // The lease went to another, or its take conflicted with this group: this attempt never flips
+                lost = true;
+                throw ex;
             }
         }
 

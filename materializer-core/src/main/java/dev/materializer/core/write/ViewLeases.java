@@ -83,27 +83,18 @@ final class ViewLeases {
      * @return false when the pass lost it
      */
     boolean renew(ViewDefinition view, String owner) {
-        Instant now = views.serverNow(view);
-        if (now == null) {
-            return false;
-        }
-        BsonDocument filter = views.filter(view)
-            .append(views.status("lease.owner"), new BsonString(owner))
-            .append("$expr", views.leaseIsLive());
-        return views.collection()
-            .updateOne(filter, new BsonDocument("$set", new BsonDocument(views.status("lease.until"), until(now))))
-            .getMatchedCount() == 1;
+        return renew(null, views.collection(), view, owner);
     }
 
     /**
-     * Extends the lease of a pass while it is live and still its own, inside a transaction: the group
-     * written in the same transaction commits only with the lease, and a take of the view by another
-     * pass meanwhile is a write conflict of one of them.
-     * @param session the session of the transaction
-     * @param viewsInSession the views collection of the session's client
+     * Extends the lease of a pass while it is live and still its own, inside a transaction when given
+     * one: the group written in the same transaction commits only with the lease, and a take of the
+     * view by another pass meanwhile is a write conflict of one of them.
+     * @param session the session of the transaction, or null for a write of its own
+     * @param viewsCollection the views collection, of the session's client when given a session
      * @return false when the pass lost it
      */
-    boolean renew(ClientSession session, MongoCollection<BsonDocument> viewsInSession, ViewDefinition view,
+    boolean renew(@Nullable ClientSession session, MongoCollection<BsonDocument> viewsCollection, ViewDefinition view,
             String owner) {
         Instant now = views.serverNow(view);
         if (now == null) {
@@ -112,9 +103,9 @@ final class ViewLeases {
         BsonDocument filter = views.filter(view)
             .append(views.status("lease.owner"), new BsonString(owner))
             .append("$expr", views.leaseIsLive());
-        return viewsInSession
-            .updateOne(session, filter, new BsonDocument("$set", new BsonDocument(views.status("lease.until"), until(now))))
-            .getMatchedCount() == 1;
+        BsonDocument update = new BsonDocument("$set", new BsonDocument(views.status("lease.until"), until(now)));
+        return (session == null ? viewsCollection.updateOne(filter, update)
+                : viewsCollection.updateOne(session, filter, update)).getMatchedCount() == 1;
     }
 
     /** Ends the lease of a pass, when it is still its own. */
