@@ -515,10 +515,25 @@ final class PassExecution implements PassScheduler.PassRunner {
     private void writeStatus(ViewDefinition view, ViewState state, @Nullable String error,
             Map<String, BsonTimestamp> covered) {
         try {
-            status.write(view, state, error, clock.now(), covered);
+            status.write(view, state, error, clock.now(), covered,
+                    state == ViewState.OK ? targetsRead(view) : List.of());
         }
         catch (MongoException ex) {
             log.warn("The status of view {} was not written: {}", view.key(), ex.getMessage());
         }
+    }
+
+    /**
+     * The targets of the other views of its partition that a view reads: recorded with an ok run, so
+     * a start finds the views whose upstream went while no engine heard it.
+     */
+    private List<String> targetsRead(ViewDefinition view) {
+        Set<String> reads = new java.util.TreeSet<>();
+        for (ViewDefinition other : registry.views(view.partition())) {
+            if (!other.key().equals(view.key()) && view.collections().contains(other.targetCollection())) {
+                reads.add(other.targetCollection());
+            }
+        }
+        return List.copyOf(reads);
     }
 }

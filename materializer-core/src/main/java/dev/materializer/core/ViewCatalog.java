@@ -113,7 +113,14 @@ final class ViewCatalog implements StreamListener {
         Set<String> partitions = new HashSet<>(registry.partitions());
         List<ViewDefinition> toRun = new ArrayList<>();
         LeftTargets left = new LeftTargets();
+        // Per partition, the targets its view documents name, valid or not
+        java.util.Map<String, Set<String>> named = new java.util.HashMap<>();
+        java.util.Map<ViewDefinition, Set<String>> reads = new java.util.HashMap<>();
         for (BsonDocument document : views.find()) {
+            if (document.get(options.partitionField()) instanceof org.bson.BsonString partition
+                    && document.get(TARGET_FIELD) instanceof org.bson.BsonString target) {
+                named.computeIfAbsent(partition.getValue(), key -> new HashSet<>()).add(target.getValue());
+            }
             Holding before = document.containsKey("_id") ? holding(ViewKey.idText(document.get("_id"))) : null;
             ViewDefinition view = accept(document);
             if (document.containsKey("_id")) {
@@ -127,8 +134,16 @@ final class ViewCatalog implements StreamListener {
                 if (needsRun(view, document)) {
                     toRun.add(view);
                 }
+                reads.put(view, StatusStore.readsOf(storedStatus(document)));
             }
         }
+        // An upstream view that went while no engine heard it (deleted while none ran, or before its
+        // rebalance ran): the views that read its target run, and the rows it left go after the grace
+        reads.forEach((view, targets) -> targets.forEach(target -> {
+            if (!named.getOrDefault(view.partition(), Set.of()).contains(target)) {
+                left.noteGone(view.partition(), target);
+            }
+        }));
         for (String id : registry.ids()) {
             if (!seen.contains(id)) {
                 left.note(holding(id), null);
@@ -452,6 +467,11 @@ final class ViewCatalog implements StreamListener {
             if (!stays) {
                 byPartition.computeIfAbsent(before.partition(), key -> new HashSet<>()).add(before.target());
             }
+        }
+
+        /** Notes a target of a partition that no view document of it names any more, though a view read it. */
+        void noteGone(String partition, String target) {
+            byPartition.computeIfAbsent(partition, key -> new HashSet<>()).add(target);
         }
 
         /**

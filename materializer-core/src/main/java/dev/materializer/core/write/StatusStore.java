@@ -2,9 +2,12 @@ package dev.materializer.core.write;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 import com.mongodb.client.model.Projections;
 import dev.materializer.core.MaterializerOptions;
@@ -15,6 +18,7 @@ import dev.materializer.core.view.ViewState;
 import dev.materializer.core.view.CoveredTimes;
 import dev.materializer.core.view.ViewStatus;
 import com.mongodb.client.MongoDatabase;
+import org.bson.BsonArray;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;
@@ -38,6 +42,32 @@ public final class StatusStore {
      * run, so a restart can tell a view whose definition changed while the engine was down.
      */
     public static final String FINGERPRINT_FIELD = "fingerprint";
+
+    /**
+     * The field of the status that lists the targets of other views of the partition that the last
+     * {@code ok} run read: a view over views whose upstream went while no engine heard it (deleted
+     * while none ran, or before its rebalance ran) is found from it at the next start.
+     */
+    public static final String READS_FIELD = "reads";
+
+    /**
+     * The targets of other views a view's last {@code ok} run read, as its stored status records them.
+     * @param status the status field as stored, or null
+     * @return the targets; empty when none or not recorded
+     */
+    public static Set<String> readsOf(@Nullable BsonDocument status) {
+        BsonValue reads = status == null ? null : status.get(READS_FIELD);
+        if (reads == null || !reads.isArray()) {
+            return Set.of();
+        }
+        Set<String> targets = new TreeSet<>();
+        reads.asArray().forEach(target -> {
+            if (target.isString()) {
+                targets.add(target.asString().getValue());
+            }
+        });
+        return targets;
+    }
 
     /** The field of a view document that names its target. */
     private static final String TARGET_FIELD = "targetCollection";
@@ -76,9 +106,28 @@ public final class StatusStore {
      */
     public void write(ViewDefinition view, ViewState state, @Nullable String lastError, Instant at,
             Map<String, BsonTimestamp> covered) {
+        write(view, state, lastError, at, covered, List.of());
+    }
+
+    /**
+     * Writes the state of a view, raises the cluster times of the changes it has applied, and — for
+     * an {@code ok} run — records the targets of other views of its partition that the run read
+     * ({@value #READS_FIELD}), in one update.
+     * @param reads the targets of other views the run read; ignored unless the state is ok
+     */
+    public void write(ViewDefinition view, ViewState state, @Nullable String lastError, Instant at,
+            Map<String, BsonTimestamp> covered, Collection<String> reads) {
         BsonDocument update = update(state, lastError, at);
         if (state == ViewState.OK) {
             update.getDocument("$set").append(views.status(FINGERPRINT_FIELD), new BsonString(view.fingerprint()));
+            if (reads.isEmpty()) {
+                update.computeIfAbsent("$unset", key -> new BsonDocument()).asDocument()
+                    .append(views.status(READS_FIELD), new BsonString(""));
+            }
+            else {
+                update.getDocument("$set").append(views.status(READS_FIELD),
+                        new BsonArray(new TreeSet<>(reads).stream().<BsonValue>map(BsonString::new).toList()));
+            }
         }
         if (!covered.isEmpty()) {
             update.append("$max", CoveredTimes.raise(views::status, covered));

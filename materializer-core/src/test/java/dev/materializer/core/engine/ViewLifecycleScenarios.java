@@ -257,6 +257,23 @@ abstract class ViewLifecycleScenarios {
     }
 
     @Test
+    void anUpstreamViewDeletedWhileNoEngineRanMakesItsReadersRunAtTheStartAndItsRowsGoAfterTheGrace(TestMongo mongo)
+            throws Exception {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            upstreamAndCopy(f);
+        }
+        mongo.database().getCollection("_aggregations").deleteOne(Filters.eq("_id", "revenue"));
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.start();
+            assertThat(f.rows("copy", "copy")).as("the target of no view holds nothing the copy reads").isEmpty();
+            assertInSync(f, "acme", "copy");
+            assertLeftRowsGoAfterTheGrace(f, "revenue", "acme");
+            assertThat(f.status("copy").get("reads")).as("it reads no other view's target any more: the next start"
+                    + " has nothing to find").isNull();
+        }
+    }
+
+    @Test
     void aViewMovedToAnotherTenantLeavesNoVersionOfItsOldTenantOnceTheGraceHasPassed(TestMongo mongo) {
         try (EngineFixture f = new EngineFixture(mongo)) {
             f.collection("orders").insertOne(order("g1", "globex", "fig", 1, 7));
@@ -351,6 +368,8 @@ abstract class ViewLifecycleScenarios {
         f.defineView("copy", "acme", List.of("revenue"), "copy", COPY);
         f.start();
         assertThat(f.rows("copy", "copy")).containsExactly(row("apple", "revenue", 6));
+        assertThat(f.status("copy").getList("reads", String.class)).as("the targets of other views it read")
+            .containsExactly("revenue");
     }
 
     /**
