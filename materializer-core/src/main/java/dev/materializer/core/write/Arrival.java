@@ -12,8 +12,8 @@ import org.bson.BsonInt64;
 import org.bson.BsonValue;
 
 /**
- * Prepares the first pass of a view in a new place (given another target, or moved to another
- * partition; see {@link dev.materializer.core.view.GenerationPlace}). The versions of its partition
+ * Prepares the first pass of a view in a place: a new view, or one given another target or moved to
+ * another partition (see {@link dev.materializer.core.view.GenerationPlace}). The versions of its partition
  * there are not its own — a view that left the place left them, numbered by its own attempts — and a
  * first pass removes only the versions numbered below its attempt (a removal landing late must
  * never touch a later pass's versions). So the view's count of attempts is first raised past every

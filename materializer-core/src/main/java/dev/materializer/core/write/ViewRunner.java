@@ -147,8 +147,9 @@ public final class ViewRunner {
                             TargetHolder.refusal(view, ViewKey.idText(holder)));
                 }
             }
-            if (arrived && arrival.numberPastWhatIsThere(view)) {
-                // Its attempt is now numbered above what views that left the place left there: it removes all of it
+            if ((arrived || current == null) && arrival.numberPastWhatIsThere(view)) {
+                // Its attempt is now numbered above what views that left the place left there (a view that
+                // arrived, or a new one where another just left): it removes all of it
                 status = startingStatus(view);
                 current = status.status().generation();
                 arrived = status.arrived(view);
