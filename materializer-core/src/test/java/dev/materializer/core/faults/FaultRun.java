@@ -80,6 +80,9 @@ final class FaultRun implements AutoCloseable {
 
     static final Duration PASS_LEASE = Duration.ofSeconds(2);
 
+    /** How many views a reconciler checks per second of the run's clock, when a scenario turns it on. */
+    static final double RECONCILE_PER_SECOND = 20;
+
     static final int QUIET_STEPS = 16;
 
     static final Duration QUIET_TIME = Duration.ofSeconds(1);
@@ -120,6 +123,11 @@ final class FaultRun implements AutoCloseable {
     private final List<Node> nodes = new ArrayList<>();
 
     private Duration partitionLease = PARTITION_LEASE;
+
+    private Duration generationGrace = MaterializerOptions.DEFAULT_GENERATION_GRACE;
+
+    /** Off unless a scenario turns it on: a reconcile round would heal what a fault lost and hide it from the checker. */
+    private Duration reconcileInterval = Duration.ZERO;
 
     private final List<AutoCloseable> resources = new ArrayList<>();
 
@@ -162,8 +170,10 @@ final class FaultRun implements AutoCloseable {
             .maxBackoff(MAX_BACKOFF)
             .partitionLease(partitionLease)
             .passLease(PASS_LEASE)
-            // Off: a reconcile round would heal what a fault lost and hide it from the checker.
-            .reconcileInterval(Duration.ZERO)
+            .generationGrace(generationGrace)
+            .reconcileInterval(reconcileInterval)
+            // Many per second of the run's clock: a round of a shop's views takes a few steps.
+            .reconcileMaxPerSecond(RECONCILE_PER_SECOND)
             .clock(clock)
             .listener(events)
             .build();
@@ -176,6 +186,20 @@ final class FaultRun implements AutoCloseable {
 
     Duration partitionLease() {
         return partitionLease;
+    }
+
+    /** Sets the generation grace of the nodes made from now on (server time, which is real time here). */
+    void generationGrace(Duration grace) {
+        this.generationGrace = grace;
+    }
+
+    Duration generationGrace() {
+        return generationGrace;
+    }
+
+    /** Turns the reconciler on, every {@code interval} of the run's clock, for the nodes made from now on. */
+    void reconcileEvery(Duration interval) {
+        this.reconcileInterval = interval;
     }
 
     /** A node on the test's own client. */

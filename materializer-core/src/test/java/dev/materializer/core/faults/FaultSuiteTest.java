@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and prints a table of scenarios by seeds. A soak of one scenario names it the way Surefire names a
  * method: {@code -Dtest='FaultSuiteTest#crashAndRestartWithANewIdWithinTheLease'}. A failure names
  * its scenario and seed, what the scenario did and what it found, and the command that replays it
- * ({@code -Dmaterializer.faults.seed=N}).
+ * ({@code -Dmaterializer.faults.seed=N}). {@code -Dmaterializer.faults.keep=true} keeps the timeline and
+ * log of runs that converged too, to read what a scenario did.
  *
  * <p>A divergence is judged once the engines are given the time (see {@link FaultRun}): a
  * <em>lost mark</em> when every engine was quiescent and the views still diverged; a divergence
@@ -121,6 +122,24 @@ class FaultSuiteTest {
         play(seed, mongo, test, new ViewIdsThatReadAlike());
     }
 
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void aViewRegisteredWhileAProjectedStreamRuns(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new AViewRegisteredWhileAProjectedStreamRuns());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void nestedFieldsReordered(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new NestedFieldsReordered());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void driftJudgedUnderStreamLag(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new DriftJudgedUnderStreamLag());
+    }
+
     @AfterAll
     static void printTable() {
         if (!TABLE.isEmpty()) {
@@ -140,6 +159,9 @@ class FaultSuiteTest {
             }
             else {
                 TABLE.record(name, seed, FaultTable.Outcome.CONVERGED, 0);
+                if (Boolean.getBoolean(FaultSeeds.KEEP_PROPERTY)) {
+                    run.keepLog("converged", "kept as " + FaultSeeds.KEEP_PROPERTY + " asks");
+                }
             }
         }
         catch (FaultFound found) {
