@@ -124,6 +124,24 @@ class FaultSuiteTest {
 
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
+    void anUpstreamViewDeletedDuringLoad(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new AnUpstreamViewDeletedDuringLoad());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void aViewRetargetedDuringLoad(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new AViewRetargetedDuringLoad());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void aViewMovedToAnotherTenantDuringLoad(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new AViewMovedToAnotherTenantDuringLoad());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
     void aViewRegisteredWhileAProjectedStreamRuns(long seed, TestMongo mongo, TestInfo test) {
         play(seed, mongo, test, new AViewRegisteredWhileAProjectedStreamRuns());
     }
