@@ -1,7 +1,6 @@
 package dev.materializer.core;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -35,8 +34,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The work of one partition: its passes (the dirty views in dependency order, a changed view
  * dirtying its target so the views after it run in the same pass), its rebalances (views moving
- * into and out of cycles and shared targets), and one-view refreshes. Each method runs in the
- * partition's lane, so the work of a partition is serial.
+ * into and out of cycles and shared targets; the views reading a target its views left run), and
+ * one-view refreshes. Each method runs in the partition's lane, so the work of a partition is
+ * serial. Which view holds a target several name ({@link TargetClaims}) is decided from the view
+ * documents at each rebalance and again before each pass, so the owner never runs a view it should
+ * hold back, whatever another instance decided when it did not own the partition.
  *
  * <p>What it guarantees: every view a pass should run either ends in a recorded outcome (its
  * status {@code ok} or {@code errored} with the message) or is handed back as work to run again —
@@ -77,6 +79,8 @@ final class PassExecution implements PassScheduler.PassRunner {
     /** Whether the engine is stopping or stopped: a failure then may be the close itself. */
     private final BooleanSupplier stopping;
 
+    private final TargetClaims claims;
+
     PassExecution(ViewRegistry registry, StatusStore status, LostStatus lostStatus, EngineClock clock,
             MaterializerListener listener, MaterializerOptions options, Predicate<String> owns, Sweeps sweeps,
             BooleanSupplier stopping) {
@@ -89,6 +93,7 @@ final class PassExecution implements PassScheduler.PassRunner {
         this.listener = listener;
         this.options = options;
         this.sweeps = sweeps;
+        this.claims = new TargetClaims(registry, status);
     }
 
     /** The writer, chosen once the deployment's capabilities are known. */
@@ -136,7 +141,22 @@ final class PassExecution implements PassScheduler.PassRunner {
                 return dirty;
             }
         }
-        runInOrder(partition, view -> dirty.affects(view.key().id(), view.collections()), dirty, retries);
+        List<ViewDefinition> views = registry.views(partition);
+        Set<String> freed = Set.of();
+        if (!claims.contested(partition, views).isEmpty()) {
+            // Decided again before each pass, from the view documents: a pass never runs a view another holds back
+            try {
+                freed = block(partition, views, claims.refusals(partition, views), Set.of(), true);
+            }
+            catch (MongoException ex) {
+                log.warn("Partition {}: which view holds a shared target could not be read ({}); it runs again in {}",
+                        partition, ex.getMessage(), Durations.text(options.rewatch()));
+                return dirty;
+            }
+        }
+        Set<String> run = freed;
+        runInOrder(partition, view -> run.contains(view.key().id()) || dirty.affects(view.key().id(), view.collections()),
+                dirty, retries);
         return retries;
     }
 
@@ -148,17 +168,73 @@ final class PassExecution implements PassScheduler.PassRunner {
      * @return what must run again
      */
     DirtySources rebalance(String partition, Predicate<ViewDefinition> mustRun) {
+        return rebalance(partition, mustRun, Set.of());
+    }
+
+    /**
+     * A rebalance after views left targets of the partition (deleted, given another target, moved
+     * away): the views reading those targets run too, in dependency order, as they would after a
+     * change of the rows they read, since what the guard lets them read there is gone.
+     * @param leftTargets the targets the partition's views no longer write
+     * @return what must run again
+     */
+    DirtySources rebalance(String partition, Predicate<ViewDefinition> mustRun, Set<String> leftTargets) {
         boolean owned = owns.test(partition);
         List<ViewDefinition> views = registry.views(partition);
+        Set<ViewKey> contested = claims.contested(partition, views);
+        Map<ViewKey, String> refused = Map.of();
+        Set<ViewKey> undecided = Set.of();
+        if (!contested.isEmpty()) {
+            try {
+                refused = claims.refusals(partition, views);
+            }
+            catch (MongoException ex) {
+                // They keep the state they have and run nowhere until a pass decides it (the retries below)
+                log.warn("Partition {}: which view holds a shared target could not be read ({}); it is decided again"
+                        + " in {}", partition, ex.getMessage(), Durations.text(options.rewatch()));
+                undecided = contested;
+            }
+        }
+        Set<String> freed = block(partition, views, refused, undecided, owned);
+        DirtySources retries = new DirtySources();
+        if (!owned) {
+            return retries;
+        }
+        DirtySources dirty = new DirtySources();
+        leftTargets.forEach(dirty::addAll);
+        Set<ViewKey> held = undecided;
+        runInOrder(partition, view -> !held.contains(view.key()) && (freed.contains(view.key().id())
+                || mustRun.test(view) || dirty.affects(view.key().id(), view.collections())), dirty, retries);
+        held.forEach(key -> {
+            ViewDefinition view = registry.find(partition, key.id());
+            if (view != null) {
+                retryLater(view, dirty, retries);
+            }
+        });
+        return retries;
+    }
+
+    /**
+     * Moves the views of a partition into and out of blocks: a target another view holds (or that
+     * several name and none holds), a dependency cycle. The owner writes the status of each view
+     * that becomes blocked.
+     * @param refused per view held back for its target, why
+     * @param undecided views whose claim on their target could not be decided: they stay as they are
+     * @return the ids of the views freed from a block
+     */
+    private Set<String> block(String partition, List<ViewDefinition> views, Map<ViewKey, String> refused,
+            Set<ViewKey> undecided, boolean owned) {
         Set<String> freed = new HashSet<>();
-        Map<ViewKey, String> sharing = sharedTargets(views);
         DependencyOrder order = DependencyOrder.of(views);
         for (ViewDefinition view : views) {
             ViewKey key = view.key();
             RunState now = registry.state(key);
-            String conflict = sharing.get(key);
+            String conflict = refused.get(key);
+            if (undecided.contains(key)) {
+                continue;
+            }
             if (conflict != null) {
-                if (now != RunState.TARGET_SHARED) {
+                if (now != RunState.TARGET_SHARED || !conflict.equals(registry.lastError(key))) {
                     registry.setState(key, RunState.TARGET_SHARED, conflict);
                     if (owned) {
                         log.error("View {} of partition {} does not run: {}", key.id(), partition, conflict);
@@ -181,14 +257,7 @@ final class PassExecution implements PassScheduler.PassRunner {
                 registry.setState(key, RunState.PENDING, null);
             }
         }
-        DirtySources retries = new DirtySources();
-        if (!owned) {
-            return retries;
-        }
-        DirtySources dirty = new DirtySources();
-        runInOrder(partition, view -> freed.contains(view.key().id()) || mustRun.test(view)
-                || dirty.affects(view.key().id(), view.collections()), dirty, retries);
-        return retries;
+        return freed;
     }
 
     /**
@@ -203,24 +272,8 @@ final class PassExecution implements PassScheduler.PassRunner {
                 return false;
             }
         }
-        return views.size() < 2 || (sharedTargets(views).isEmpty() && DependencyOrder.of(views).cyclic().isEmpty());
-    }
-
-    /** Per view that shares its target with another view of the partition, the error that says so. */
-    private static Map<ViewKey, String> sharedTargets(List<ViewDefinition> views) {
-        Map<String, List<ViewDefinition>> byTarget = new HashMap<>();
-        views.forEach(view -> byTarget.computeIfAbsent(view.targetCollection(), key -> new ArrayList<>()).add(view));
-        Map<ViewKey, String> sharing = new HashMap<>();
-        byTarget.forEach((target, writers) -> {
-            if (writers.size() > 1) {
-                List<String> ids = writers.stream().map(view -> "'" + view.key().id() + "'").sorted().toList();
-                String error = "views " + String.join(" and ", ids) + " of partition '" + writers.get(0).partition()
-                        + "' both write target '" + target + "'; a target holds the rows of one view per partition: "
-                        + "give each view its own targetCollection";
-                writers.forEach(view -> sharing.put(view.key(), error));
-            }
-        });
-        return sharing;
+        return claims.contested(partition, views).isEmpty()
+                && (views.size() < 2 || DependencyOrder.of(views).cyclic().isEmpty());
     }
 
     /**

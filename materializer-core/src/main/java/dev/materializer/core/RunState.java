@@ -19,7 +19,10 @@ enum RunState {
     /** In a dependency cycle of its partition: it does not run until the cycle breaks. */
     CYCLE("cycle"),
 
-    /** Writes the same target as another view of its partition: neither runs until one goes. */
+    /**
+     * Names a target that another view document of its partition holds, or that several name and
+     * none holds yet (see {@link TargetClaims}): it does not run until that changes.
+     */
     TARGET_SHARED("errored");
 
     private final String value;

@@ -17,6 +17,7 @@ import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.stream.StreamListener;
 import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.view.GenerationPlace;
 import dev.materializer.core.view.InvalidViewException;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewDefinitionParser;
@@ -35,8 +36,11 @@ import org.slf4j.LoggerFactory;
  * reopens, and applies each change of a view document. A change that leaves a view's definition as
  * it was (its status written by the engine, metadata of the user) does nothing; a real change
  * replaces the view and rebalances its partition, so cycles appear or break and the freed views
- * run. Until that rebalance has ended the change counts as being applied ({@link #applying}), so a
- * wait for freshness that heard it waits for the new definition's run.
+ * run. A view that leaves its target in its partition (deleted, moved, given another target) makes
+ * the views of that partition reading the target run, in the same rebalance, downstream order; its
+ * rows there go once no reader can hold them ({@link LeftRowsRemoval}). Until that rebalance has
+ * ended the change counts as being applied ({@link #applying}), so a wait for freshness that heard
+ * it waits for the new definition's run.
  *
  * <p>Threads: {@link #loadAll} runs on the start path; the listener methods on the views stream's
  * thread. Rebalances go to the partitions' lanes.
@@ -44,6 +48,8 @@ import org.slf4j.LoggerFactory;
 final class ViewCatalog implements StreamListener {
 
     private static final Logger log = LoggerFactory.getLogger(ViewCatalog.class);
+
+    private static final String TARGET_FIELD = "targetCollection";
 
     private final MongoCollection<BsonDocument> views;
 
@@ -68,10 +74,23 @@ final class ViewCatalog implements StreamListener {
     /** Per partition, the changes of view documents whose work in the lane is queued or running. */
     private final Map<String, Integer> applying = new ConcurrentHashMap<>();
 
+    private final LeftRowsRemoval leftRows;
+
+    /** Removes, once no reader can still hold them, the rows a partition's views left in a target. */
+    interface LeftRowsRemoval {
+
+        /**
+         * Schedules the removal of the rows of the partition in the target, {@code generationGrace}
+         * from now, by the owner of the partition, in its lane, if no view of it writes the target then.
+         */
+        void afterGrace(String partition, String target);
+    }
+
     ViewCatalog(MongoDatabase database, ViewRegistry registry, StatusStore status, PassExecution passes,
             PartitionLanes lanes, SourceFeed feed, EngineClock clock, MaterializerOptions options,
-            PassScheduler scheduler) {
+            PassScheduler scheduler, LeftRowsRemoval leftRows) {
         this.scheduler = scheduler;
+        this.leftRows = leftRows;
         this.views = database.getCollection(options.viewsCollection(), BsonDocument.class);
         this.registry = registry;
         this.parser = new ViewDefinitionParser(options.partitionField(), options.viewsCollection());
@@ -93,11 +112,16 @@ final class ViewCatalog implements StreamListener {
         Set<String> seen = new HashSet<>();
         Set<String> partitions = new HashSet<>(registry.partitions());
         List<ViewDefinition> toRun = new ArrayList<>();
+        LeftTargets left = new LeftTargets();
         for (BsonDocument document : views.find()) {
+            Holding before = document.containsKey("_id") ? holding(ViewKey.idText(document.get("_id"))) : null;
             ViewDefinition view = accept(document);
             if (document.containsKey("_id")) {
                 seen.add(ViewKey.idText(document.get("_id")));
             }
+            left.note(before, document);
+            // A view that left its place while no engine heard it: its status still names where it wrote
+            left.noteRecorded(GenerationPlace.of(storedStatus(document)), document);
             if (view != null) {
                 partitions.add(view.partition());
                 if (needsRun(view, document)) {
@@ -107,6 +131,7 @@ final class ViewCatalog implements StreamListener {
         }
         for (String id : registry.ids()) {
             if (!seen.contains(id)) {
+                left.note(holding(id), null);
                 ViewDefinition removed = registry.remove(id);
                 if (removed != null) {
                     partitions.add(removed.partition());
@@ -121,10 +146,13 @@ final class ViewCatalog implements StreamListener {
             runsByPartition.computeIfAbsent(view.partition(), key -> new DirtySources())
                 .add(view.primarySource(), List.of(view.key().id()));
         });
+        partitions.addAll(left.partitions());
+        left.removeRowsAfterGrace();
         for (String partition : partitions) {
-            if (!passes.settled(partition)) {
-                // Views move into or out of a cycle or a shared target: the rebalance sorts it out.
-                rebalance(partition, view -> runIds.contains(view.key().id()));
+            if (!passes.settled(partition) || !left.in(partition).isEmpty()) {
+                // Views move into or out of a cycle or a shared target, or left a target others read:
+                // the rebalance sorts it out.
+                rebalance(partition, view -> runIds.contains(view.key().id()), left.in(partition));
             }
             else if (runsByPartition.containsKey(partition)) {
                 // Only views to run: they take turns with the other catch-ups, a few partitions at a time.
@@ -141,13 +169,15 @@ final class ViewCatalog implements StreamListener {
 
     /**
      * Whether a view must run at start: never run, errored, changed since its last successful run,
-     * or written in the format before row versions (its first run rebuilds it in versions).
+     * written in the format before row versions (its first run rebuilds it in versions), or last
+     * written in another target or partition (moved while no engine heard it).
      */
     private boolean needsRun(ViewDefinition view, BsonDocument document) {
         BsonDocument stored = storedStatus(document);
         ViewStatus viewStatus = ViewStatus.fromBson(stored);
         if (viewStatus.generation() == null || viewStatus.generation().isLegacy()
-                || viewStatus.state() != ViewState.OK) {
+                || viewStatus.state() != ViewState.OK
+                || !GenerationPlace.fits(GenerationPlace.of(stored), view.targetCollection(), view.partition())) {
             return true;
         }
         BsonValue fingerprint = stored == null ? null : stored.get(StatusStore.FINGERPRINT_FIELD);
@@ -185,8 +215,9 @@ final class ViewCatalog implements StreamListener {
             String idText = ViewKey.idText(id);
             String partition = document.get(options.partitionField()) instanceof org.bson.BsonString text
                     ? text.getValue() : null;
+            String target = document.get(TARGET_FIELD) instanceof org.bson.BsonString text ? text.getValue() : null;
             ViewRegistry.InvalidView known = registry.invalid(idText);
-            registry.putInvalid(idText, partition, ex.getMessage());
+            registry.putInvalid(idText, partition, target, ex.getMessage());
             if (!alreadyErrored(document, ex.getMessage()) && (known == null || !known.error().equals(ex.getMessage()))) {
                 log.error("View {} cannot run: {}", idText, ex.getMessage());
                 try {
@@ -232,6 +263,7 @@ final class ViewCatalog implements StreamListener {
             return;
         }
         String id = ViewKey.idText(document.get("_id"));
+        Holding held = holding(id);
         ViewDefinition before = registry.definition(id);
         ViewDefinition after = accept(document);
         if (after != null && after == before) {
@@ -247,12 +279,16 @@ final class ViewCatalog implements StreamListener {
             // Otherwise only the status or the user's metadata changed: the view stays as it runs.
             return;
         }
-        if (after == null && before == null) {
+        LeftTargets left = new LeftTargets();
+        left.note(held, document);
+        if (after == null && before == null && left.partitions().isEmpty()) {
             return;
         }
-        log.info("View {} {}", id, before == null ? "added" : after == null ? "became invalid" : "changed");
+        log.info("View {} {}", id, before == null ? after == null ? "left its target" : "added"
+                : after == null ? "became invalid" : "changed");
         feed.sync();
-        Set<String> partitions = new HashSet<>();
+        left.removeRowsAfterGrace();
+        Set<String> partitions = new HashSet<>(left.partitions());
         if (before != null) {
             partitions.add(before.partition());
         }
@@ -260,7 +296,7 @@ final class ViewCatalog implements StreamListener {
             partitions.add(after.partition());
         }
         for (String partition : partitions) {
-            rebalance(partition, view -> after != null && view.key().equals(after.key()));
+            rebalance(partition, view -> after != null && view.key().equals(after.key()), left.in(partition));
         }
     }
 
@@ -268,14 +304,34 @@ final class ViewCatalog implements StreamListener {
         if (documentId == null) {
             return;
         }
-        ViewDefinition removed = registry.remove(ViewKey.idText(documentId));
-        if (removed == null) {
+        String id = ViewKey.idText(documentId);
+        Holding held = holding(id);
+        ViewDefinition removed = registry.remove(id);
+        if (held == null) {
             return;
         }
-        log.info("View {} removed from partition {}", removed.key().id(), removed.partition());
-        feed.sync();
-        // A removed view can break a cycle: the freed views run.
-        rebalance(removed.partition(), view -> false);
+        log.info("View {} removed from partition {}", id, held.partition());
+        if (removed != null) {
+            feed.sync();
+        }
+        // A removed view can break a cycle: the freed views run; so do the views that read its target.
+        rebalance(held.partition(), view -> false, Set.of(held.target()));
+        leftRows.afterGrace(held.partition(), held.target());
+    }
+
+    /** The partition and target the view's document named when last read, valid or not; null when unknown. */
+    private @Nullable Holding holding(String id) {
+        ViewDefinition view = registry.definition(id);
+        if (view != null) {
+            return new Holding(view.partition(), view.targetCollection());
+        }
+        ViewRegistry.InvalidView invalid = registry.invalid(id);
+        return invalid == null || invalid.partition() == null || invalid.target() == null ? null
+                : new Holding(invalid.partition(), invalid.target());
+    }
+
+    /** The partition and target a view document names. */
+    private record Holding(String partition, String target) {
     }
 
     /**
@@ -293,12 +349,16 @@ final class ViewCatalog implements StreamListener {
         });
     }
 
-    /** Rebalances a partition in its lane; what gives way there stays pending with the scheduler. */
-    private void rebalance(String partition, java.util.function.Predicate<ViewDefinition> mustRun) {
+    /**
+     * Rebalances a partition in its lane, running the views that read a target the partition's
+     * views left; what gives way there stays pending with the scheduler.
+     */
+    private void rebalance(String partition, java.util.function.Predicate<ViewDefinition> mustRun,
+            Set<String> leftTargets) {
         apply(partition, () -> {
             // Stopping: the next start reads every view again and runs what this would have run.
             if (scheduler.intake()) {
-                scheduler.retry(partition, passes.rebalance(partition, mustRun));
+                scheduler.retry(partition, passes.rebalance(partition, mustRun, leftTargets));
             }
             return null;
         });
@@ -361,5 +421,60 @@ final class ViewCatalog implements StreamListener {
 
     private static boolean sameDefinition(ViewDefinition a, ViewDefinition b) {
         return a.fingerprint().equals(b.fingerprint()) && a.partition().equals(b.partition());
+    }
+
+    /**
+     * Per partition, the targets its views left in one change of the views. A view holds its target
+     * in its partition while its document names both (see the guard's
+     * {@link StatusStore#currentGenerations}); deleted, moved to another partition or given another
+     * target, valid or not, it leaves, and what the views reading that target saw of it is gone. A
+     * view made invalid that still names both has not left: like any errored view, its last
+     * generation stays. Not thread-safe; one per change.
+     */
+    private final class LeftTargets {
+
+        private final java.util.Map<String, Set<String>> byPartition = new java.util.HashMap<>();
+
+        /**
+         * Notes the target a view left, if it left one.
+         * @param before what the view's document named before the change
+         * @param now its document now; null when deleted
+         */
+        void note(@Nullable Holding before, @Nullable BsonDocument now) {
+            if (before == null) {
+                return;
+            }
+            BsonValue partition = now == null ? null : now.get(options.partitionField());
+            BsonValue target = now == null ? null : now.get(TARGET_FIELD);
+            boolean stays = partition != null && partition.isString()
+                    && partition.asString().getValue().equals(before.partition())
+                    && target != null && target.isString() && target.asString().getValue().equals(before.target());
+            if (!stays) {
+                byPartition.computeIfAbsent(before.partition(), key -> new HashSet<>()).add(before.target());
+            }
+        }
+
+        /**
+         * Notes the place a view's status says its rows are in, when its document no longer names
+         * it: the view left it (before a restart, say) and has not run since.
+         */
+        void noteRecorded(@Nullable GenerationPlace place, BsonDocument now) {
+            if (place != null) {
+                note(new Holding(place.partition(), place.collection()), now);
+            }
+        }
+
+        Set<String> in(String partition) {
+            return byPartition.getOrDefault(partition, Set.of());
+        }
+
+        Set<String> partitions() {
+            return byPartition.keySet();
+        }
+
+        /** Their rows go once no reader can hold them (and no view of the partition writes there again). */
+        void removeRowsAfterGrace() {
+            byPartition.forEach((partition, targets) -> targets.forEach(target -> leftRows.afterGrace(partition, target)));
+        }
     }
 }

@@ -152,7 +152,8 @@ public final class ViewMaterializer implements Materializer {
                 new CheckpointStore(this.database, options.checkpointsCollection(), options.instanceId(),
                         ownership::liveInstances),
                 clock, options, listener, status, ownership::owns, ownership::liveInstances);
-        this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler);
+        this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler,
+                this::removeLeftRowsAfterGrace);
         this.freshnessProbe = new EngineFreshness(registry, feed, scheduler, ownership, status, this::definitionsHeard,
                 catalog::applying);
         this.freshness = new FreshnessWaits(freshnessProbe, freshnessProbe);
@@ -273,6 +274,45 @@ public final class ViewMaterializer implements Materializer {
             }
             lanes.submit(view.partition(), () -> {
                 current.sweep(view);
+                return null;
+            });
+        });
+    }
+
+    /**
+     * The rows a partition's views left in a target go once no reader can still hold the generation
+     * of the view that left ({@code generationGrace}), removed by the partition's owner in its lane,
+     * unless a view of the partition writes the target by then; a failure of the deployment tries
+     * again after {@code rewatch}. A restart forgets what was scheduled (see the lifecycle rule in
+     * the architecture).
+     */
+    private void removeLeftRowsAfterGrace(String partition, String target) {
+        removeLeftRowsAfter(options.generationGrace(), partition, target);
+    }
+
+    private void removeLeftRowsAfter(Duration delay, String partition, String target) {
+        clock.schedule(delay, () -> {
+            ViewRunner current = runner;
+            if (current == null || state != EngineState.RUNNING || !ownership.owns(partition)) {
+                return;
+            }
+            lanes.submit(partition, () -> {
+                if (registry.views(partition).stream().anyMatch(view -> view.targetCollection().equals(target))) {
+                    // A view of the partition writes it again: the rows there are its, or its first pass replaces them
+                    return null;
+                }
+                try {
+                    current.removeLeftRows(partition, target);
+                }
+                catch (com.mongodb.MongoException ex) {
+                    log.warn("The rows partition {} left in {} were not removed ({}); it tries again in {}", partition,
+                            target, ex.getMessage(), Durations.text(options.rewatch()));
+                    removeLeftRowsAfter(options.rewatch(), partition, target);
+                }
+                catch (RuntimeException ex) {
+                    // A target name MongoDB refuses (an invalid view named it): there is nothing of the engine's there
+                    log.debug("The rows partition {} left in {} were not looked for: {}", partition, target, ex.toString());
+                }
                 return null;
             });
         });

@@ -109,12 +109,17 @@ final class ViewRegistry {
     }
 
     void putInvalid(String id, @Nullable String partition, String error) {
+        putInvalid(id, partition, null, error);
+    }
+
+    /** Keeps a view document that cannot run, with the partition and target it names, when it names them. */
+    void putInvalid(String id, @Nullable String partition, @Nullable String target, String error) {
         synchronized (structure) {
             Entry removed = byId.remove(id);
             if (removed != null) {
                 unindex(removed);
             }
-            invalid.put(id, new InvalidView(id, partition, error));
+            invalid.put(id, new InvalidView(id, partition, target, error));
         }
     }
 
@@ -246,6 +251,23 @@ final class ViewRegistry {
 
     @Nullable InvalidView invalid(String id) {
         return invalid.get(id);
+    }
+
+    /** The targets that documents of the partition that cannot run name; few, so they are looked for. */
+    Set<String> targetsOfInvalid(String partition) {
+        Set<String> targets = new HashSet<>();
+        for (InvalidView view : invalid.values()) {
+            if (partition.equals(view.partition()) && view.target() != null) {
+                targets.add(view.target());
+            }
+        }
+        return targets;
+    }
+
+    /** The last error the runtime recorded for the view, if any. */
+    @Nullable String lastError(ViewKey key) {
+        Entry entry = entryOf(key);
+        return entry == null ? null : entry.lastError();
     }
 
     @Nullable ViewDefinition definition(String id) {
@@ -496,8 +518,11 @@ final class ViewRegistry {
         return byWord;
     }
 
-    /** A view document that cannot run, with why. */
-    record InvalidView(String id, @Nullable String partition, String error) {
+    /**
+     * A view document that cannot run, with why; the partition and target its document names, when
+     * it names them as strings.
+     */
+    record InvalidView(String id, @Nullable String partition, @Nullable String target, String error) {
     }
 
     /** One view and what the run time knows of it; its mutable fields are guarded by itself. */
@@ -551,6 +576,10 @@ final class ViewRegistry {
 
         synchronized RunState state() {
             return state;
+        }
+
+        synchronized @Nullable String lastError() {
+            return lastError;
         }
 
         synchronized void setState(RunState next, @Nullable String error, Map<RunState, AtomicInteger> counts) {

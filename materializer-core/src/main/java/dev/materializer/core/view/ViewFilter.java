@@ -12,7 +12,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The filter a reader of a target applies to read one view: its partition and its current
  * generation, so every read sees one whole generation, never a half-written one. Before the first
- * run it matches nothing.
+ * run it matches nothing, and so it does after the view was given another target or moved to
+ * another partition, until its first pass there (its generation was written elsewhere: see
+ * {@link GenerationPlace}).
  *
  * <p>A target keeps versions of rows: each stored version names the generation it appeared in
  * ({@value #FROM_FIELD}) and the one that superseded it ({@value #TO_FIELD}, {@link #OPEN} while
@@ -82,7 +84,15 @@ public final class ViewFilter {
                     + partitionField + "' (a non-empty string is needed)");
         }
         Object status = view.get(statusField);
-        Object generation = status instanceof Document document ? document.get(ViewStatus.GENERATION_KEY) : null;
+        Document stored = status instanceof Document document ? document : null;
+        Object generation = stored == null ? null : stored.get(ViewStatus.GENERATION_KEY);
+        GenerationPlace place = GenerationPlace.of(stored);
+        // A document read without its target (a projection) is taken to name the one its generation was written in
+        String target = view.get("targetCollection") instanceof String name ? name : place == null ? "" : place.collection();
+        if (generation != null && !GenerationPlace.fits(place, target, text)) {
+            // Written in another target or partition: here it names no rows yet
+            return of(partitionField, text, null);
+        }
         return of(partitionField, text, Generation.fromValue(generation));
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoCollection;
 import dev.materializer.core.view.Generation;
+import dev.materializer.core.view.GenerationPlace;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewStatus;
 import org.bson.BsonArray;
@@ -54,19 +55,26 @@ final class GenerationFlip {
         BsonDocument filter = expecting(view, start.generation(), start.version())
             .append(views.status("lease.owner"), new BsonString(owner))
             .append("$expr", views.leaseIsLive());
-        BsonDocument update = flipTo(start, serverTimeBefore, generation);
+        BsonDocument update = flipTo(view, start, serverTimeBefore, generation);
         unset(update, views.status("lease"));
         return views.collection().updateOne(filter, update).getMatchedCount() == 1;
     }
 
     /**
      * Confirms that the rows are right as they stand: a pass that found nothing to write moves the
-     * version too, so a pass that started before it and would write an older result gives way.
+     * version too, so a pass that started before it and would write an older result gives way. It
+     * records the place of the generation too (a status of an engine before places had none).
      * @return false when another pass wrote the view since this one started
      */
     boolean confirm(ViewDefinition view, @Nullable Generation expected, long version) {
-        return views.collection().updateOne(expecting(view, expected, version), new BsonDocument("$inc", inc()))
+        return views.collection().updateOne(expecting(view, expected, version), new BsonDocument("$inc", inc())
+            .append("$set", new BsonDocument(views.status(GenerationPlace.FIELD), placeOf(view))))
             .getMatchedCount() == 1;
+    }
+
+    /** Where the pass of a view writes: what a flip or a confirmation records as the place of its generation. */
+    private static BsonDocument placeOf(ViewDefinition view) {
+        return new GenerationPlace(view.targetCollection(), view.partition()).toBson();
     }
 
     /**
@@ -85,7 +93,7 @@ final class GenerationFlip {
         BsonDocument filter = expecting(view, start.generation(), start.version())
             .append(views.status(ViewStatus.ATTEMPTS), atCount(start.attempts()))
             .append("$expr", new BsonDocument("$not", new BsonArray(List.of(views.leaseIsLive()))));
-        BsonDocument update = flipTo(start, serverTimeBefore, generation);
+        BsonDocument update = flipTo(view, start, serverTimeBefore, generation);
         update.getDocument("$set").append(views.status(ViewStatus.ATTEMPTS), new BsonInt64(generation));
         return viewsInSession.updateOne(session, filter, update).getMatchedCount() == 1;
     }
@@ -94,13 +102,15 @@ final class GenerationFlip {
      * Names the new generation, makes the one the pass started from {@code previous} (at the server's
      * time of the flip), and keeps in {@code earlier} the generations before it that readers may
      * still hold. The status the pass started from is the one replaced (the filter expects its write
-     * version), so what it carries over is exactly what stood before the flip.
+     * version), so what it carries over is exactly what stood before the flip. Records where the new
+     * generation's rows are (its {@link GenerationPlace}).
      */
-    private BsonDocument flipTo(ViewStatus start, Instant serverTimeBefore, long generation) {
+    private BsonDocument flipTo(ViewDefinition view, ViewStatus start, Instant serverTimeBefore, long generation) {
         Generation expected = start.generation();
         BsonValue previous = expected == null ? BsonNull.VALUE : expected.toBson();
         List<ViewStatus.Previous> earlier = readable.carriedOver(start, serverTimeBefore);
         BsonDocument set = new BsonDocument(views.status(ViewStatus.GENERATION_KEY), new BsonInt64(generation))
+            .append(views.status(GenerationPlace.FIELD), placeOf(view))
             .append(views.status("previous.generation"), previous);
         BsonDocument update = new BsonDocument("$set", set)
             .append("$currentDate", new BsonDocument(views.status("previous.flippedAt"), BsonBoolean.TRUE))

@@ -1,6 +1,7 @@
 package dev.materializer.core.write;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.Map;
 import com.mongodb.client.model.Projections;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.view.Generation;
+import dev.materializer.core.view.GenerationPlace;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewState;
 import dev.materializer.core.view.CoveredTimes;
@@ -23,8 +25,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reads and writes the status field of view documents. A status write sets only {@code state},
- * {@code at} and {@code lastError}: the generation, the previous generation and the lease belong
- * to the writers and are never touched here, so a status write cannot undo a flip or a lease.
+ * {@code at} and {@code lastError}: the generation (and its place), the previous generation and the
+ * lease belong to the writers and are never touched here, so a status write cannot undo a flip or a
+ * lease. It also tells which view document holds a target in a partition ({@link TargetHolder}).
  *
  * <p>Immutable and thread-safe.
  */
@@ -166,8 +169,9 @@ public final class StatusStore {
         if (row == null || !row.isDateTime("now")) {
             return null;
         }
-        return new StatusAtServerTime(statusOf(row.get("status")),
-                Instant.ofEpochMilli(row.getDateTime("now").getValue()));
+        BsonValue stored = row.get("status");
+        return new StatusAtServerTime(statusOf(stored), Instant.ofEpochMilli(row.getDateTime("now").getValue()),
+                GenerationPlace.of(stored != null && stored.isDocument() ? stored.asDocument() : null));
     }
 
     /**
@@ -184,25 +188,54 @@ public final class StatusStore {
     }
 
     /**
-     * Per target of a view of a partition, that view's current generation (null before its first
-     * run): the target rows the partition's pipelines may read.
+     * Per target a view document of a partition names, the current generation of the view that
+     * holds it ({@link TargetHolder}; null when none does, or before its first run): the target rows
+     * the partition's pipelines may read.
      */
     Map<String, @Nullable Generation> currentGenerations(String partition) {
+        Map<String, List<TargetHolder.Claim>> claims = claims(new BsonDocument(views.partitionField(),
+                new BsonString(partition)));
         Map<String, @Nullable Generation> generations = new HashMap<>();
+        claims.forEach((target, onTarget) -> {
+            TargetHolder.Claim holder = TargetHolder.of(target, partition, onTarget);
+            generations.put(target, holder == null ? null : holder.generation());
+        });
+        return generations;
+    }
+
+    /**
+     * The view document that holds a target in a partition (see {@link TargetHolder}), read from the
+     * view documents that name both, valid or not.
+     * @param partition the partition
+     * @param target the target collection
+     * @return the {@code _id} of the holder, or null when no document holds it
+     * @throws com.mongodb.MongoException when the read fails
+     */
+    public @Nullable BsonValue holderOf(String partition, String target) {
+        List<TargetHolder.Claim> onTarget = claims(new BsonDocument(views.partitionField(), new BsonString(partition))
+            .append(TARGET_FIELD, new BsonString(target))).getOrDefault(target, List.of());
+        TargetHolder.Claim holder = TargetHolder.of(target, partition, onTarget);
+        return holder == null ? null : holder.id();
+    }
+
+    /** Per target named, the claims of the view documents the filter selects. */
+    private Map<String, List<TargetHolder.Claim>> claims(BsonDocument filter) {
+        Map<String, List<TargetHolder.Claim>> claims = new HashMap<>();
         views.collection()
-            .find(new BsonDocument(views.partitionField(), new BsonString(partition)))
-            .projection(Projections.include(TARGET_FIELD, views.status(ViewStatus.GENERATION_KEY)))
+            .find(filter)
+            .projection(Projections.include(TARGET_FIELD, views.status(ViewStatus.GENERATION_KEY),
+                    views.status(GenerationPlace.FIELD)))
             .forEach(document -> {
                 BsonValue target = document.get(TARGET_FIELD);
                 if (target != null && target.isString()) {
-                    Generation generation = statusOf(document.get(views.statusField())).generation();
-                    // Two views writing one target are refused; were both here, the one that ran reads
-                    if (generation != null || !generations.containsKey(target.asString().getValue())) {
-                        generations.put(target.asString().getValue(), generation);
-                    }
+                    BsonValue stored = document.get(views.statusField());
+                    BsonDocument status = stored != null && stored.isDocument() ? stored.asDocument() : null;
+                    claims.computeIfAbsent(target.asString().getValue(), key -> new ArrayList<>())
+                        .add(new TargetHolder.Claim(document.get("_id"), ViewStatus.fromBson(status).generation(),
+                                GenerationPlace.of(status)));
                 }
             });
-        return generations;
+        return claims;
     }
 
     private static ViewStatus statusOf(@Nullable BsonValue value) {
@@ -226,8 +259,18 @@ public final class StatusStore {
      * The status of a view read together with the server's time.
      * @param status its status
      * @param serverNow the server's time of the read
+     * @param place where its generation was written, when recorded
      */
-    record StatusAtServerTime(ViewStatus status, Instant serverNow) {
+    record StatusAtServerTime(ViewStatus status, Instant serverNow, @Nullable GenerationPlace place) {
+
+        /**
+         * Whether the status's generation was written in another place than the one the view
+         * writes now (it was given another target, or moved to another partition): there it names
+         * no rows, and the view's next pass is its first in its place.
+         */
+        boolean arrived(ViewDefinition view) {
+            return status.generation() != null && !GenerationPlace.fits(place, view.targetCollection(), view.partition());
+        }
 
         /** True while a lease of a pass in groups holds the view. */
         boolean leaseIsLive() {

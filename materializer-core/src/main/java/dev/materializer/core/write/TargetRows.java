@@ -183,6 +183,17 @@ final class TargetRows {
             .append(ViewFilter.FROM_FIELD, new BsonDocument("$lt", new BsonInt64(attempt)));
     }
 
+    /**
+     * Every row of a partition the engine wrote, of any generation and format: row versions (with
+     * {@code _viewTo}) and rows of the format before versions (with {@code _viewGen}); never a
+     * document without those fields.
+     */
+    BsonDocument engineRowsOf(String partition) {
+        return partition(partition).append("$or", new BsonArray(List.of(
+                new BsonDocument(ViewFilter.TO_FIELD, new BsonDocument("$exists", BsonBoolean.TRUE)),
+                new BsonDocument(ViewFilter.GENERATION_FIELD, new BsonDocument("$exists", BsonBoolean.TRUE)))));
+    }
+
     /** The rows of a partition in a format before row versions: they have no {@code _viewTo}. */
     BsonDocument beforeVersions(String partition) {
         return partition(partition).append(ViewFilter.TO_FIELD, new BsonDocument("$exists", BsonBoolean.FALSE));

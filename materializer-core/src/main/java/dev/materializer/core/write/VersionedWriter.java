@@ -170,11 +170,27 @@ final class VersionedWriter {
     WriteOutcome write(ViewDefinition view, ViewStatus start, Instant serverNow,
             Map<String, @Nullable Generation> generations, @Nullable KeyScope scope)
             throws ViewRunException, PassSupersededException {
+        return write(view, start, serverNow, generations, scope, false);
+    }
+
+    /**
+     * Writes the view's result; when the view arrived in its place (its generation was written in
+     * another target or partition), as its first versions there: none of the versions there are its
+     * own, so it removes them all and writes the whole result, still fenced by the generation and
+     * version it started from.
+     * @param arrived whether the status's generation was written elsewhere
+     */
+    WriteOutcome write(ViewDefinition view, ViewStatus start, Instant serverNow,
+            Map<String, @Nullable Generation> generations, @Nullable KeyScope scope, boolean arrived)
+            throws ViewRunException, PassSupersededException {
+        if (arrived && scope != null) {
+            throw new IllegalStateException("a view in a new place runs whole first");
+        }
         MongoCollection<BsonDocument> target = database.getCollection(view.targetCollection(), BsonDocument.class);
-        Attempt attempt = new Attempt(view, start, serverNow, target, scope == null ? null : keysOf(scope));
+        Attempt attempt = new Attempt(view, start, serverNow, target, scope == null ? null : keysOf(scope), arrived);
         try (ResultReader.Cursor result = scope == null ? reader.open(view, generations)
                 : reader.open(view, scope.pipeline(), generations);
-                StoredRows stored = StoredRows.open(target, rows, view.partition(), start.generation(), false,
+                StoredRows stored = StoredRows.open(target, rows, view.partition(), attempt.inPlace, false,
                         scope == null ? null : scope.rowIds())) {
             new RowMerge(result, stored, hasher).run(attempt);
             return attempt.finish();
@@ -200,6 +216,12 @@ final class VersionedWriter {
         private final ViewDefinition view;
 
         private final ViewStatus start;
+
+        /**
+         * The generation of the view's own rows in its place: the one it started from, or none when
+         * that one was written in another place (the view arrived there).
+         */
+        private final @Nullable Generation inPlace;
 
         /** The server's time when the pass read its starting status: earlier than any write of it. */
         private final Instant serverNow;
@@ -244,10 +266,11 @@ final class VersionedWriter {
         private long rowsAdded;
 
         Attempt(ViewDefinition view, ViewStatus start, Instant serverNow, MongoCollection<BsonDocument> target,
-                @Nullable Set<String> scope) {
+                @Nullable Set<String> scope, boolean arrived) {
             this.scope = scope;
             this.view = view;
             this.start = start;
+            this.inPlace = arrived ? null : start.generation();
             this.serverNow = serverNow;
             this.target = target;
             this.owner = instanceId + "/" + id.toHexString();
@@ -314,7 +337,7 @@ final class VersionedWriter {
         }
 
         WriteOutcome finish() throws ViewRunException, PassSupersededException {
-            Generation current = start.generation();
+            Generation current = inPlace;
             boolean firstVersions = current == null || current.isLegacy();
             if (firstVersions && scope != null) {
                 throw new IllegalStateException("a view without versions runs whole first");
@@ -423,7 +446,7 @@ final class VersionedWriter {
         }
 
         private long currentNumber() {
-            Generation current = start.generation();
+            Generation current = inPlace;
             return current == null || current.isLegacy() ? 0 : current.number();
         }
 
@@ -440,9 +463,13 @@ final class VersionedWriter {
         private void removeLeftovers(long own, @Nullable ClientSession session,
                 MongoCollection<BsonDocument> collection) {
             String partition = view.partition();
-            if (start.generation() == null) {
+            if (inPlace == null) {
                 long removed = deleteMany(collection, session, rows.versionsBefore(partition, own));
-                if (removed > 0) {
+                if (removed > 0 && start.generation() != null) {
+                    log.info("View {}: its first pass in target {}: the {} row version(s) of its partition there, left"
+                            + " by a view that wrote it before, were removed", view.key(), view.targetCollection(), removed);
+                }
+                else if (removed > 0) {
                     log.warn("View {}: its status names no generation but the target held {} row version(s) of it"
                             + " (was the view document replaced without its status field?): they were removed and the"
                             + " view is written again whole", view.key(), removed);

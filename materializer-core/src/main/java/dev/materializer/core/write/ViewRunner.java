@@ -17,6 +17,8 @@ import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.hash.RowHasher;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.Generation;
+import dev.materializer.core.view.ViewKey;
+import org.bson.BsonValue;
 import org.bson.BsonDocument;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -29,7 +31,11 @@ import org.slf4j.LoggerFactory;
  * flipped in by a compare-and-set.
  *
  * <p>Before each run it reads the view's status with the server's time, gives way to a live lease
- * of another pass, and removes the row versions no reader needs any more.
+ * of another pass, and removes the row versions no reader needs any more. The first pass of a view
+ * in its place — never run, or given another target or partition since its generation was written
+ * ({@link dev.materializer.core.view.GenerationPlace}) — replaces every version of its partition
+ * there, so it first checks that no other view document holds that target there
+ * ({@link TargetHolder}), and is errored, naming the holder, when one does.
  *
  * <p>Thread-safe. The engine never runs the same view twice at once in one instance; several
  * instances may, and the leases and the compare-and-set flip keep them apart.
@@ -63,6 +69,10 @@ public final class ViewRunner {
 
     private final ViewVerifier verifier;
 
+    private final Arrival arrival;
+
+    private final LeftRows leftRows;
+
     private final ScopeGuard guard;
 
     /** Whether the deployment has transactions: small diffs are written in one. */
@@ -89,6 +99,8 @@ public final class ViewRunner {
         TargetRows rows = new TargetRows(options.partitionField(), options.targetId(), hasher);
         ReadableGenerations readable = new ReadableGenerations(options.generationGrace());
         this.sweeper = new GenerationSweeper(database, rows, readable);
+        this.arrival = new Arrival(database, options, rows);
+        this.leftRows = new LeftRows(database, options, rows);
         ResultReader reader = new ResultReader(database, options, guard, hasher, rows);
         this.verifier = new ViewVerifier(database, statuses, reader, rows, hasher);
         ViewDocuments views = new ViewDocuments(database, options);
@@ -124,22 +136,34 @@ public final class ViewRunner {
         WriteMode mode = WriteMode.NONE;
         try {
             indexes.ensure(view.targetCollection());
-            StatusStore.@Nullable StatusAtServerTime status = statuses.readAtServerTime(view);
-            if (status == null) {
-                throw new PassSupersededException("the view document is gone");
+            StatusStore.StatusAtServerTime status = startingStatus(view);
+            Generation current = status.status().generation();
+            boolean arrived = status.arrived(view);
+            if (current == null || arrived) {
+                // Its first versions here replace every version of its partition: never another view's
+                BsonValue holder = statuses.holderOf(view.partition(), view.targetCollection());
+                if (holder != null) {
+                    return new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started),
+                            TargetHolder.refusal(view, ViewKey.idText(holder)));
+                }
             }
-            if (status.leaseIsLive()) {
-                throw new PassSupersededException("a pass of another instance holds the view");
+            if (arrived && arrival.numberPastWhatIsThere(view)) {
+                // Its attempt is now numbered above what views that left the place left there: it removes all of it
+                status = startingStatus(view);
+                current = status.status().generation();
+                arrived = status.arrived(view);
             }
-            sweeper.sweep(view, status.status(), status.serverNow());
+            else {
+                // An arrived view's generations are of its old place: they say nothing of the rows here
+                sweeper.sweep(view, status.status(), status.serverNow());
+            }
             Map<String, @Nullable Generation> generations = statuses.currentGenerations(view.partition());
             mode = transactional ? WriteMode.TRANSACTION : WriteMode.GENERATION;
-            Generation current = status.status().generation();
             // A view without versions of its own yet is written whole: its keys have no rows to replace
-            KeyScope keys = current == null || current.isLegacy() ? null : scope;
+            KeyScope keys = current == null || current.isLegacy() || arrived ? null : scope;
             WriteOutcome outcome;
             try {
-                outcome = writer.write(view, status.status(), status.serverNow(), generations, keys);
+                outcome = writer.write(view, status.status(), status.serverNow(), generations, keys, arrived);
             }
             catch (OutsideKeyScopeException ex) {
                 log.warn("View {}: {}; it runs whole", view.key(), ex.getMessage());
@@ -172,6 +196,18 @@ public final class ViewRunner {
             throw failure;
         }
         return "MongoDB refused a request of the pass: " + MongoFailures.messageOf(failure);
+    }
+
+    /** The status a pass starts from, read with the server's time; it gives way to a live lease. */
+    private StatusStore.StatusAtServerTime startingStatus(ViewDefinition view) throws PassSupersededException {
+        StatusStore.@Nullable StatusAtServerTime status = statuses.readAtServerTime(view);
+        if (status == null) {
+            throw new PassSupersededException("the view document is gone");
+        }
+        if (status.leaseIsLive()) {
+            throw new PassSupersededException("a pass of another instance holds the view");
+        }
+        return status;
     }
 
     /**
@@ -257,6 +293,20 @@ public final class ViewRunner {
         if (status != null) {
             sweeper.sweep(view, status.status(), status.serverNow());
         }
+    }
+
+    /**
+     * Removes the rows views of a partition left in a target they no longer write (see
+     * {@link LeftRows}), unless a view document of the partition names that target again. Call it
+     * once no reader can still hold the generation of the view that left: {@code generationGrace}
+     * after it went.
+     * @param partition the partition
+     * @param target the target its views left
+     * @return how many rows it removed; -1 when a view document names the target again
+     * @throws MongoException when the deployment fails
+     */
+    public long removeLeftRows(String partition, String target) {
+        return leftRows.remove(partition, target);
     }
 
     /**

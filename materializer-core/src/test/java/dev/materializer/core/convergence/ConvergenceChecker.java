@@ -15,6 +15,7 @@ import dev.materializer.core.guard.ScopeViolationException;
 import dev.materializer.core.hash.PartitionTargetId;
 import dev.materializer.core.hash.RowHasher;
 import dev.materializer.core.view.Generation;
+import dev.materializer.core.view.GenerationPlace;
 import dev.materializer.core.view.InvalidViewException;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewDefinitionParser;
@@ -31,8 +32,9 @@ import org.jspecify.annotations.Nullable;
  * Tells whether the views of a database have converged: for every view whose status says
  * {@code ok}, the rows a reader sees (its current generation, through {@link ViewFilter}) must
  * equal, as a multiset, a fresh run of its pipeline scoped to its partition as the engine scopes it
- * ({@link ScopeGuard}, with the current generations of the partition's views from their statuses).
- * Rows are equal as {@link RowHasher} compares content: field by field in order, with types.
+ * ({@link ScopeGuard}, with, per target, the current generation of the view that holds it, from the
+ * statuses: the one whose generation was written there). Rows are equal as {@link RowHasher}
+ * compares content: field by field in order, with types.
  *
  * <p>It reads only what the engine stored and what any reader can read; it holds no state between
  * checks, so a test may call it as often as it likes, while engines run or after they stopped.
@@ -115,7 +117,9 @@ public final class ConvergenceChecker {
                 unchecked.add(new ConvergenceReport.Unchecked(name, "ok, but its pipeline fails: " + ex.getMessage()));
                 continue;
             }
-            RowMultiset stored = storedRows(view, status.generation());
+            // As a reader reads it: a generation written in another target or partition names nothing here
+            RowMultiset stored = storedRows(view, GenerationPlace.fits(GenerationPlace.of(statusDocument(document)),
+                    view.targetCollection(), view.partition()) ? status.generation() : null);
             List<BsonDocument> missing = fresh.minus(stored);
             List<BsonDocument> extra = stored.minus(fresh);
             if (missing.isEmpty() && extra.isEmpty()) {
@@ -162,20 +166,45 @@ public final class ConvergenceChecker {
         return status.state().value() + (status.lastError() == null ? "" : ": " + status.lastError());
     }
 
-    /** As the engine finds them: per target of a view of the partition, the generation its status names. */
+    /**
+     * As the architecture says the guard finds them: per target a view document of the partition
+     * names, the generation of the document that holds it — the one whose status's generation was
+     * written in that target and partition, else the only one with a generation and no recorded
+     * place — or none when no document or several qualify.
+     */
     private Map<String, @Nullable Generation> currentGenerations(List<BsonDocument> documents, String partition) {
-        Map<String, @Nullable Generation> generations = new HashMap<>();
+        Map<String, List<BsonDocument>> placed = new HashMap<>();
+        Map<String, List<BsonDocument>> unplaced = new HashMap<>();
         for (BsonDocument document : documents) {
             BsonValue owner = document.get(options.partitionField());
             BsonValue target = document.get("targetCollection");
             if (owner != null && owner.equals(new BsonString(partition)) && target != null && target.isString()) {
-                Generation generation = statusOf(document).generation();
-                if (generation != null || !generations.containsKey(target.asString().getValue())) {
-                    generations.put(target.asString().getValue(), generation);
+                String name = target.asString().getValue();
+                placed.computeIfAbsent(name, key -> new ArrayList<>());
+                unplaced.computeIfAbsent(name, key -> new ArrayList<>());
+                if (statusOf(document).generation() == null) {
+                    continue;
+                }
+                GenerationPlace place = GenerationPlace.of(statusDocument(document));
+                if (place == null) {
+                    unplaced.get(name).add(document);
+                }
+                else if (place.equals(new GenerationPlace(name, partition))) {
+                    placed.get(name).add(document);
                 }
             }
         }
+        Map<String, @Nullable Generation> generations = new HashMap<>();
+        placed.forEach((target, holders) -> {
+            List<BsonDocument> candidates = holders.isEmpty() ? unplaced.get(target) : holders;
+            generations.put(target, candidates.size() == 1 ? statusOf(candidates.get(0)).generation() : null);
+        });
         return generations;
+    }
+
+    private @Nullable BsonDocument statusDocument(BsonDocument document) {
+        BsonValue status = document.get(options.statusField());
+        return status != null && status.isDocument() ? status.asDocument() : null;
     }
 
     private RowMultiset freshRun(ViewDefinition view, Map<String, @Nullable Generation> generations)

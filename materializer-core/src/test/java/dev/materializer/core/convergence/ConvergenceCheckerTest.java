@@ -135,6 +135,29 @@ class ConvergenceCheckerTest {
     }
 
     @Test
+    void aViewOverAnotherViewsTargetReadsTheGenerationOfTheViewThatHoldsIt(TestMongo mongo) {
+        MongoDatabase db = mongo.database();
+        orders(db);
+        ObjectId revenue = okView(db, "revenue", "acme", "orders", "revenue", REVENUE);
+        storeRow(db, "revenue", "acme", revenue, "apple", new Document("revenue", 5));
+        storeRow(db, "revenue", "acme", revenue, "pear", new Document("revenue", 7));
+        ObjectId elsewhere = new ObjectId();
+        storeRow(db, "revenue", "acme", elsewhere, "fig", new Document("revenue", 100));
+        // A view given the target 'revenue' later, refused: its generation was written in another target
+        db.getCollection(OPTIONS.viewsCollection()).insertOne(view("newcomer", "acme", "orders", "revenue", REVENUE)
+            .append(OPTIONS.statusField(), new Document("state", "errored").append("generation", elsewhere)
+                .append("target", new Document("collection", "other").append("partition", "acme"))));
+        ObjectId top = okView(db, "top", "acme", "revenue", "top", "{$project: {_id: '$_id.id', revenue: 1}}",
+                "{$sort: {revenue: -1}}", "{$limit: 1}");
+        storeRow(db, "top", "acme", top, "pear", new Document("revenue", 7));
+
+        ConvergenceReport report = new ConvergenceChecker(db, OPTIONS).check();
+
+        assertThat(report.hasNoDivergence()).as(report.describe()).isTrue();
+        assertThat(report.converged()).containsExactlyInAnyOrder("acme/revenue", "acme/top");
+    }
+
+    @Test
     void viewsThatAreNotOkAreListedWithWhyAndIdsThatReadAlikeStayApart(TestMongo mongo) {
         MongoDatabase db = mongo.database();
         orders(db);

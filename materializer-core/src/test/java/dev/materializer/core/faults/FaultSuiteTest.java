@@ -118,6 +118,12 @@ class FaultSuiteTest {
 
     @ParameterizedTest(name = "seed {0}")
     @MethodSource("seeds")
+    void viewsLeavingAndArrivingDuringLoad(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new ViewLifecycleDuringLoad());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
     void viewIdsThatReadAlikeAsText(long seed, TestMongo mongo, TestInfo test) {
         play(seed, mongo, test, new ViewIdsThatReadAlike());
     }

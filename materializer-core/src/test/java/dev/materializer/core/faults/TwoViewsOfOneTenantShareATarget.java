@@ -6,9 +6,11 @@ import java.util.Set;
 
 /**
  * Two views of one tenant name the same target, so their rows would share partition and
- * collection, and each pass would take the other's rows for old generations. Both must be refused:
- * errored, each last error naming the other view. The other views converge; in another tenant a
- * view of the same target is fine (partitions keep rows apart).
+ * collection, and each pass would take the other's rows for old generations. Two new ones are both
+ * refused: errored, each last error naming the other view. The other views converge; in another
+ * tenant a view of the same target is fine (partitions keep rows apart). Then a newcomer claims the
+ * target that view holds in its tenant while writes go on: the newcomer is refused, naming the
+ * holder, and the holder keeps converging.
  */
 final class TwoViewsOfOneTenantShareATarget implements FaultScenario {
 
@@ -29,5 +31,12 @@ final class TwoViewsOfOneTenantShareATarget implements FaultScenario {
         run.converge("two views of one tenant sharing a target", mustConverge, Set.of("t0/dup-a", "t0/dup-b"));
         FaultChecks.requireErrored(run, "t0", "dup-a", "dup-b");
         FaultChecks.requireErrored(run, "t0", "dup-b", "dup-a");
+
+        run.shop.defineView("late-dup", "t1", List.of(Shop.ORDERS), "shared", "{$group: {_id: '$status', n: {$sum: 1}}}");
+        events = run.shop.writes(5 + run.random.nextInt(15));
+        run.note("late-dup of t1 claims 'shared', which alone holds there; " + events + " change(s)");
+        Set<String> withNewcomer = new LinkedHashSet<>(Set.of("t0/dup-a", "t0/dup-b", "t1/late-dup"));
+        run.converge("a newcomer claiming a held target", mustConverge, withNewcomer);
+        FaultChecks.requireErrored(run, "t1", "late-dup", "alone");
     }
 }

@@ -24,6 +24,29 @@ class ViewFilterTest {
     }
 
     @Test
+    void aGenerationWrittenInTheTargetAndPartitionTheDocumentNamesIsRead() {
+        Document view = new Document("_id", "revenue").append("_part", "acme").append("targetCollection", "revenue")
+            .append("_materializerStatus", new Document("generation", 12L)
+                .append("target", new Document("collection", "revenue").append("partition", "acme")));
+
+        assertThat(bson(ViewFilter.of(view))).isEqualTo(BsonDocument.parse(
+                "{_part: 'acme', _viewTo: {$gt: {$numberLong: '12'}}, _viewFrom: {$lte: {$numberLong: '12'}}}"));
+    }
+
+    @Test
+    void aGenerationWrittenInAnotherTargetOrPartitionMatchesNothingUntilTheFirstPassThere() {
+        Document retargeted = new Document("_id", "revenue").append("_part", "acme").append("targetCollection", "best")
+            .append("_materializerStatus", new Document("generation", 12L)
+                .append("target", new Document("collection", "revenue").append("partition", "acme")));
+        Document moved = new Document("_id", "revenue").append("_part", "globex").append("targetCollection", "revenue")
+            .append("_materializerStatus", new Document("generation", 12L)
+                .append("target", new Document("collection", "revenue").append("partition", "acme")));
+
+        assertThat(bson(ViewFilter.of(retargeted))).isEqualTo(BsonDocument.parse(NOTHING));
+        assertThat(bson(ViewFilter.of(moved))).isEqualTo(BsonDocument.parse("{_part: 'globex', _viewTo: {$in: []}}"));
+    }
+
+    @Test
     void aGenerationStoredAsAnInt32ReadsAsItsNumber() {
         Document view = new Document("_id", "revenue").append("_part", "acme")
             .append("_materializerStatus", new Document("generation", 3));
