@@ -9,8 +9,10 @@ import com.mongodb.client.model.Filters;
  * The view a downstream view reads is deleted while writes go on: the revenue view of one tenant,
  * whose target the tenant's top view reads. Once it is gone its target holds no view's rows for the
  * tenant, so the top view must run again and read nothing; the other views converge as ever. On
- * odd rolls the revenue view then comes back with another pipeline, and the top view reads it
- * again. One or two instances.
+ * some rolls a new view document (the same id, or another) then writes the tenant's revenue with
+ * another pipeline, within the generation grace of the deleted one, whose row versions still lie
+ * there: the new view must show only its own rows, and the top view read them. One or two
+ * instances.
  */
 final class AnUpstreamViewDeletedDuringLoad implements FaultScenario {
 
@@ -34,11 +36,15 @@ final class AnUpstreamViewDeletedDuringLoad implements FaultScenario {
         run.converge("an upstream view deleted during load", left, Set.of());
 
         if (run.random.nextBoolean()) {
+            // A new view document, without the status of the one deleted: the same id, or another.
+            String newcomer = run.random.nextBoolean() ? upstream : "units-" + tenant;
             int more = run.shop.writes(run.random.nextInt(10));
-            run.shop.defineView(upstream, tenant, List.of(Shop.ORDERS), "revenue", UNITS);
+            run.shop.defineView(newcomer, tenant, List.of(Shop.ORDERS), "revenue", UNITS);
             int then = run.shop.writes(run.random.nextInt(10));
-            run.note(more + " change(s), " + upstream + " back with another pipeline, " + then + " change(s)");
-            run.converge("the upstream view back");
+            run.note(more + " change(s), " + newcomer + " writes revenue of " + tenant + " with another pipeline, " + then
+                    + " change(s)");
+            left.add(tenant + "/" + newcomer);
+            run.converge("a new upstream view in the target the deleted one left", left, Set.of());
         }
     }
 }
