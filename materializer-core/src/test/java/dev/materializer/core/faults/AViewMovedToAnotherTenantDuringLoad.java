@@ -14,7 +14,8 @@ import org.bson.Document;
  * hold the new tenant's rows, the old tenant's copy must read nothing and the new tenant's copy
  * the moved view's rows; and once the generation grace has passed, no row version of the old
  * tenant may be left in the target (invisible, but storage that would grow with every move). The
- * grace is short here, since it is judged in server time, which is real time on this server.
+ * grace is short here, since it is judged in server time, which is real time on this server. One
+ * or two instances; on some rolls the move comes while no instance runs.
  */
 final class AViewMovedToAnotherTenantDuringLoad implements FaultScenario {
 
@@ -25,7 +26,7 @@ final class AViewMovedToAnotherTenantDuringLoad implements FaultScenario {
     static final String TARGET = "moved";
 
     @Override
-    public void play(FaultRun run) {
+    public void play(FaultRun run) throws InterruptedException {
         run.generationGrace(GRACE);
         run.shop.seedData();
         run.shop.defineViews();
@@ -38,13 +39,21 @@ final class AViewMovedToAnotherTenantDuringLoad implements FaultScenario {
             run.shop.defineView("moved-copy-" + tenant, tenant, List.of(TARGET), "movedCopy",
                     "{$project: {_id: '$_id.id', quantity: 1}}");
         }
-        Lifecycle.start(run, run.random.nextBoolean() ? 2 : 1);
+        List<Node> nodes = Lifecycle.start(run, run.random.nextBoolean() ? 2 : 1);
         run.converge("the first start", views(run, from, from, to), Set.of());
 
         int before = run.shop.writes(5 + run.random.nextInt(15));
-        run.shop.views().updateOne(Filters.eq("_id", MOVER), Updates.set(Shop.PARTITION, to));
+        Runnable move = () -> run.shop.views().updateOne(Filters.eq("_id", MOVER), Updates.set(Shop.PARTITION, to));
+        boolean down = run.random.nextInt(3) == 0;
+        if (down) {
+            Lifecycle.whileDown(run, nodes, move);
+        }
+        else {
+            move.run();
+        }
         int after = run.shop.writes(5 + run.random.nextInt(15));
-        run.note(before + " change(s), " + MOVER + " moved from " + from + " to " + to + ", " + after + " change(s)");
+        run.note(before + " change(s), " + MOVER + " moved from " + from + " to " + to + (down ? " while down" : "") + ", "
+                + after + " change(s)");
         Set<String> views = views(run, to, from, to);
         run.converge("a view moved to another tenant during load", views, Set.of());
 

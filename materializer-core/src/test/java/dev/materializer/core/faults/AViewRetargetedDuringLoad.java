@@ -19,7 +19,7 @@ final class AViewRetargetedDuringLoad implements FaultScenario {
     static final String NEW_TARGET = "revenue2";
 
     @Override
-    public void play(FaultRun run) {
+    public void play(FaultRun run) throws InterruptedException {
         run.shop.seedData();
         run.shop.defineViews();
         String tenant = run.shop.tenant();
@@ -28,14 +28,22 @@ final class AViewRetargetedDuringLoad implements FaultScenario {
         run.shop.defineView(second, tenant, List.of(NEW_TARGET), "top2", "{$project: {_id: '$_id.id', revenue: 1}}");
         Set<String> views = run.shop.viewNames();
         views.add(tenant + "/" + second);
-        Lifecycle.start(run, run.random.nextBoolean() ? 2 : 1);
+        List<Node> nodes = Lifecycle.start(run, run.random.nextBoolean() ? 2 : 1);
         run.converge("the first start", views, Set.of());
 
         int before = run.shop.writes(5 + run.random.nextInt(15));
-        run.shop.views().updateOne(Filters.eq("_id", upstream), Updates.set("targetCollection", NEW_TARGET));
+        Runnable retarget = () -> run.shop.views().updateOne(Filters.eq("_id", upstream),
+                Updates.set("targetCollection", NEW_TARGET));
+        boolean down = run.random.nextInt(3) == 0;
+        if (down) {
+            Lifecycle.whileDown(run, nodes, retarget);
+        }
+        else {
+            retarget.run();
+        }
         int after = run.shop.writes(5 + run.random.nextInt(15));
         run.note(before + " change(s), " + upstream + " retargeted from revenue (read by top-" + tenant + ") to "
-                + NEW_TARGET + " (read by " + second + "), " + after + " change(s)");
+                + NEW_TARGET + " (read by " + second + ")" + (down ? " while down" : "") + ", " + after + " change(s)");
         run.converge("a view retargeted during load", views, Set.of());
 
         if (run.random.nextBoolean()) {

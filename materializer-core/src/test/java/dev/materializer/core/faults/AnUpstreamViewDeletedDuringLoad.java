@@ -12,7 +12,7 @@ import com.mongodb.client.model.Filters;
  * some rolls a new view document (the same id, or another) then writes the tenant's revenue with
  * another pipeline, within the generation grace of the deleted one, whose row versions still lie
  * there: the new view must show only its own rows, and the top view read them. One or two
- * instances.
+ * instances; on some rolls the delete comes while no instance runs.
  */
 final class AnUpstreamViewDeletedDuringLoad implements FaultScenario {
 
@@ -20,18 +20,26 @@ final class AnUpstreamViewDeletedDuringLoad implements FaultScenario {
     static final String UNITS = "{$group: {_id: '$product', revenue: {$sum: '$quantity'}}}";
 
     @Override
-    public void play(FaultRun run) {
+    public void play(FaultRun run) throws InterruptedException {
         run.shop.seedData();
         run.shop.defineViews();
         String tenant = run.shop.tenant();
         String upstream = "rev-" + tenant;
-        Lifecycle.start(run, run.random.nextBoolean() ? 2 : 1);
+        List<Node> nodes = Lifecycle.start(run, run.random.nextBoolean() ? 2 : 1);
         run.converge("the first start");
 
         int before = run.shop.writes(5 + run.random.nextInt(15));
-        run.shop.views().deleteOne(Filters.eq("_id", upstream));
+        Runnable delete = () -> run.shop.views().deleteOne(Filters.eq("_id", upstream));
+        boolean down = run.random.nextInt(3) == 0;
+        if (down) {
+            nodes = Lifecycle.whileDown(run, nodes, delete);
+        }
+        else {
+            delete.run();
+        }
         int after = run.shop.writes(5 + run.random.nextInt(15));
-        run.note(before + " change(s), " + upstream + " (read by top-" + tenant + ") deleted, " + after + " change(s)");
+        run.note(before + " change(s), " + upstream + " (read by top-" + tenant + ") deleted" + (down ? " while down" : "")
+                + ", " + after + " change(s)");
         Set<String> left = run.shop.viewNamesBut(tenant + "/" + upstream);
         run.converge("an upstream view deleted during load", left, Set.of());
 

@@ -164,6 +164,12 @@ class FaultSuiteTest {
         play(seed, mongo, test, new DriftJudgedUnderStreamLag());
     }
 
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void differentialViews(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new DifferentialViews());
+    }
+
     @AfterAll
     static void printTable() {
         if (!TABLE.isEmpty()) {

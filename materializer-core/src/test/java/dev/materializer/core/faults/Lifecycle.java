@@ -25,6 +25,35 @@ final class Lifecycle {
         return nodes;
     }
 
+    /**
+     * Does the edit while no instance runs: each one crashes or stops gracefully (the seed says
+     * which), the edit and some writes come, and they all start again with their ids.
+     * @return the nodes started again
+     */
+    static List<Node> whileDown(FaultRun run, List<Node> nodes, Runnable edit) throws InterruptedException {
+        boolean crash = run.random.nextBoolean();
+        for (Node node : nodes) {
+            if (crash) {
+                node.crash();
+            }
+            else {
+                node.stop();
+            }
+        }
+        edit.run();
+        int events = run.shop.writes(run.random.nextInt(6));
+        List<Node> started = new ArrayList<>();
+        for (Node node : nodes) {
+            started.add(run.node(node.id).start());
+        }
+        if (started.size() > 1) {
+            run.awaitLive(started.toArray(Node[]::new));
+        }
+        run.note("while every instance was " + (crash ? "crashed" : "stopped") + ", the edit and " + events
+                + " change(s); started again");
+        return started;
+    }
+
     /** Every stored version of a partition in a target, current or not, for a check of what must be gone. */
     static List<Document> versionsOf(FaultRun run, String target, String partition) {
         return run.db.getCollection(target).find(Filters.eq(Shop.PARTITION, partition)).into(new ArrayList<>());
