@@ -1,5 +1,6 @@
 package dev.materializer.core.faults;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -15,7 +16,7 @@ import java.util.Set;
  */
 final class DifferentialViews implements FaultScenario {
 
-    static final java.time.Duration SHORT_GRACE = java.time.Duration.ofSeconds(1);
+    static final Duration SHORT_GRACE = Duration.ofSeconds(1);
 
     @Override
     public void play(FaultRun run) throws InterruptedException {

@@ -3,15 +3,17 @@ package dev.materializer.core.faults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
+import java.util.function.ToIntFunction;
 
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
 import dev.materializer.core.EngineProbe;
 import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.ViewQuery;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.view.ViewFilter;
 import org.bson.Document;
+import org.bson.conversions.Bson;
 
 /**
  * The reconciler runs (a short interval on the run's clock) while the streams hand changes over
@@ -108,7 +110,7 @@ final class DriftJudgedUnderStreamLag implements FaultScenario {
         run.note("released the hand-over");
     }
 
-    private static int sum(List<Node> nodes, java.util.function.ToIntFunction<Node> count) {
+    private static int sum(List<Node> nodes, ToIntFunction<Node> count) {
         return nodes.stream().mapToInt(count).sum();
     }
 
@@ -116,7 +118,7 @@ final class DriftJudgedUnderStreamLag implements FaultScenario {
     private static String driftByHand(FaultRun run, String tenant, String id) {
         Document view = run.shop.views().find(Filters.eq("_id", id)).first();
         String target = view.getString("targetCollection");
-        var current = ViewFilter.of(view, Shop.PARTITION, MaterializerOptions.DEFAULT_STATUS_FIELD);
+        Bson current = ViewFilter.of(view, Shop.PARTITION, MaterializerOptions.DEFAULT_STATUS_FIELD);
         Document row = run.db.getCollection(target).find(current).first();
         int roll = row == null ? 2 : run.random.nextInt(3);
         if (roll == 0) {
@@ -151,7 +153,7 @@ final class DriftJudgedUnderStreamLag implements FaultScenario {
                     found.add(node.id + " reported drift of " + report);
                 }
             }
-            for (ViewSnapshot snapshot : node.engine.views(dev.materializer.core.ViewQuery.first(1000)).views()) {
+            for (ViewSnapshot snapshot : node.engine.views(ViewQuery.first(1000)).views()) {
                 String name = snapshot.partition() + "/" + snapshot.id();
                 if (snapshot.driftRows() > 0 && !name.equals(drifted)) {
                     found.add(node.id + " counts " + snapshot.driftRows() + " drift row(s) of " + name);

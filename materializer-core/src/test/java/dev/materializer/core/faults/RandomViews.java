@@ -127,8 +127,7 @@ final class RandomViews {
     Set<String> names() {
         Set<String> names = new LinkedHashSet<>();
         for (View view : views) {
-            names.add(run.checker.nameOf(new org.bson.BsonDocument("_id", new Document("_id", view.id).toBsonDocument()
-                .get("_id")).append(Shop.PARTITION, new org.bson.BsonString(view.tenant))));
+            names.add(run.checker.nameOf(new Document("_id", view.id).append(Shop.PARTITION, view.tenant).toBsonDocument()));
         }
         return names;
     }
