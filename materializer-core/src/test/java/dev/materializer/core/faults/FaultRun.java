@@ -317,6 +317,20 @@ final class FaultRun implements AutoCloseable {
         });
     }
 
+    /**
+     * Steps until every live engine is quiescent ({@link EngineProbe.Quiescence}): every stream heard
+     * every event committed before the call — the engines' own writes to targets that views read
+     * included, which the shop's counts of heard changes do not cover — and nothing is marked,
+     * armed, queued or running.
+     */
+    void awaitQuiescent() {
+        long since = System.nanoTime();
+        Node.waitFor("every live engine to be quiescent").until(() -> {
+            step();
+            return liveNodes().stream().allMatch(node -> EngineProbe.quiescence(node.engine, since).quiescent());
+        });
+    }
+
     List<Node> liveNodes() {
         return nodes.stream().filter(Node::alive).toList();
     }
