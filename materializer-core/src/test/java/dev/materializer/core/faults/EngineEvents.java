@@ -1,14 +1,17 @@
 package dev.materializer.core.faults;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
+import dev.materializer.core.VerifyReport;
 import dev.materializer.core.view.ViewKey;
 import org.jspecify.annotations.Nullable;
 
@@ -35,6 +38,15 @@ final class EngineEvents implements MaterializerListener {
 
     final AtomicInteger reopened = new AtomicInteger();
 
+    /** Reconcile runs that ended, whatever they found. */
+    final AtomicInteger reconciled = new AtomicInteger();
+
+    /** Reconcile runs that found a difference, drift or not. */
+    final AtomicInteger reconciledDifferent = new AtomicInteger();
+
+    /** The reconcile runs the engine called drift, each as {@code view: report}. */
+    final List<String> drifts = new CopyOnWriteArrayList<>();
+
     /** Counts only. */
     EngineEvents() {
         this("", null);
@@ -58,9 +70,13 @@ final class EngineEvents implements MaterializerListener {
         note("heard a change of " + source + (lag == null ? "" : " (lag " + lag.toMillis() + " ms)"));
     }
 
+    /** What a scenario does when a pass starts, on the pass's thread; nothing unless set. */
+    volatile Runnable onPassStarted = () -> { };
+
     @Override
     public void onPassStarted(ViewKey view) {
         note("runs " + view);
+        onPassStarted.run();
     }
 
     int changesFrom(String source) {
@@ -93,6 +109,19 @@ final class EngineEvents implements MaterializerListener {
     @Override
     public void onStateChanged(EngineState state, @Nullable String reason) {
         note("is " + state + (reason == null ? "" : " (" + reason + ")"));
+    }
+
+    @Override
+    public void onReconciled(ViewKey view, VerifyReport report, boolean drift) {
+        reconciled.incrementAndGet();
+        if (!report.inSync()) {
+            reconciledDifferent.incrementAndGet();
+        }
+        if (drift) {
+            drifts.add(view + ": " + report);
+        }
+        note("reconciled " + view + ": " + (report.inSync() ? "in sync" : report.differences() + " row(s) differ")
+                + (drift ? ", DRIFT" : report.inSync() ? "" : ", not drift"));
     }
 
     /** A number that grows with anything the engine does: heard changes, passes, stream reopenings. */

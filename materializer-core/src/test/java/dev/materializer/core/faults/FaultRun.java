@@ -30,8 +30,10 @@ import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.convergence.ConvergenceChecker;
 import dev.materializer.core.convergence.ConvergenceReport;
 import dev.materializer.core.time.ManualClock;
+import dev.materializer.testing.MongoKind;
 import dev.materializer.testing.TcpProxy;
 import dev.materializer.testing.TestMongo;
+import org.bson.Document;
 import org.bson.conversions.Bson;
 
 /**
@@ -80,6 +82,9 @@ final class FaultRun implements AutoCloseable {
 
     static final Duration PASS_LEASE = Duration.ofSeconds(2);
 
+    /** How many views a reconciler checks per second of the run's clock, when a scenario turns it on. */
+    static final double RECONCILE_PER_SECOND = 20;
+
     static final int QUIET_STEPS = 16;
 
     static final Duration QUIET_TIME = Duration.ofSeconds(1);
@@ -120,6 +125,11 @@ final class FaultRun implements AutoCloseable {
     private final List<Node> nodes = new ArrayList<>();
 
     private Duration partitionLease = PARTITION_LEASE;
+
+    private Duration generationGrace = MaterializerOptions.DEFAULT_GENERATION_GRACE;
+
+    /** Off unless a scenario turns it on: a reconcile round would heal what a fault lost and hide it from the checker. */
+    private Duration reconcileInterval = Duration.ZERO;
 
     private final List<AutoCloseable> resources = new ArrayList<>();
 
@@ -162,8 +172,10 @@ final class FaultRun implements AutoCloseable {
             .maxBackoff(MAX_BACKOFF)
             .partitionLease(partitionLease)
             .passLease(PASS_LEASE)
-            // Off: a reconcile round would heal what a fault lost and hide it from the checker.
-            .reconcileInterval(Duration.ZERO)
+            .generationGrace(generationGrace)
+            .reconcileInterval(reconcileInterval)
+            // Many per second of the run's clock: a round of a shop's views takes a few steps.
+            .reconcileMaxPerSecond(RECONCILE_PER_SECOND)
             .clock(clock)
             .listener(events)
             .build();
@@ -176,6 +188,20 @@ final class FaultRun implements AutoCloseable {
 
     Duration partitionLease() {
         return partitionLease;
+    }
+
+    /** Sets the generation grace of the nodes made from now on (server time, which is real time here). */
+    void generationGrace(Duration grace) {
+        this.generationGrace = grace;
+    }
+
+    Duration generationGrace() {
+        return generationGrace;
+    }
+
+    /** Turns the reconciler on, every {@code interval} of the run's clock, for the nodes made from now on. */
+    void reconcileEvery(Duration interval) {
+        this.reconcileInterval = interval;
     }
 
     /** A node on the test's own client. */
@@ -288,6 +314,20 @@ final class FaultRun implements AutoCloseable {
                 }
             }
             return true;
+        });
+    }
+
+    /**
+     * Steps until every live engine is quiescent ({@link EngineProbe.Quiescence}): every stream heard
+     * every event committed before the call — the engines' own writes to targets that views read
+     * included, which the shop's counts of heard changes do not cover — and nothing is marked,
+     * armed, queued or running.
+     */
+    void awaitQuiescent() {
+        long since = System.nanoTime();
+        Node.waitFor("every live engine to be quiescent").until(() -> {
+            step();
+            return liveNodes().stream().allMatch(node -> EngineProbe.quiescence(node.engine, since).quiescent());
         });
     }
 
@@ -622,6 +662,25 @@ final class FaultRun implements AutoCloseable {
         return left;
     }
 
+    /**
+     * Empties the in-process server's oplog once the run's engines are closed. That server keeps
+     * every event of the JVM's life in one oplog, and every poll of every change stream scans all
+     * of it, so without this each run is slower than the one before: a soak of 40 seeds spent most
+     * of its time there. No stream reads it between runs (each run has a database of its own and
+     * its streams start from now), and the server does not record the removal in the oplog.
+     */
+    private void forgetTheOplog() {
+        if (mongo.kind() != MongoKind.IN_PROCESS) {
+            return;
+        }
+        try {
+            mongo.client().getDatabase("local").getCollection("oplog.rs").deleteMany(new Document());
+        }
+        catch (RuntimeException ex) {
+            note("emptying the oplog of the in-process server failed: " + ex);
+        }
+    }
+
     @Override
     public void close() {
         // Engines first (their client must outlive them), then clients and proxies.
@@ -643,6 +702,7 @@ final class FaultRun implements AutoCloseable {
                 note("closing " + resource + " failed: " + ex);
             }
         }
+        forgetTheOplog();
         runLog.close();
     }
 }

@@ -13,6 +13,9 @@ final class FaultSeeds {
 
     static final String SEEDS_PROPERTY = "materializer.faults.seeds";
 
+    /** Set to true, the suite keeps the timeline and log of every run, not only of those that failed or were late. */
+    static final String KEEP_PROPERTY = "materializer.faults.keep";
+
     static final int DEFAULT_SEEDS = 3;
 
     private FaultSeeds() {

@@ -24,7 +24,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * and prints a table of scenarios by seeds. A soak of one scenario names it the way Surefire names a
  * method: {@code -Dtest='FaultSuiteTest#crashAndRestartWithANewIdWithinTheLease'}. A failure names
  * its scenario and seed, what the scenario did and what it found, and the command that replays it
- * ({@code -Dmaterializer.faults.seed=N}).
+ * ({@code -Dmaterializer.faults.seed=N}). {@code -Dmaterializer.faults.keep=true} keeps the timeline and
+ * log of runs that converged too, to read what a scenario did.
  *
  * <p>A divergence is judged once the engines are given the time (see {@link FaultRun}): a
  * <em>lost mark</em> when every engine was quiescent and the views still diverged; a divergence
@@ -127,6 +128,48 @@ class FaultSuiteTest {
         play(seed, mongo, test, new ViewIdsThatReadAlike());
     }
 
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void anUpstreamViewDeletedDuringLoad(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new AnUpstreamViewDeletedDuringLoad());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void aViewRetargetedDuringLoad(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new AViewRetargetedDuringLoad());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void aViewMovedToAnotherTenantDuringLoad(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new AViewMovedToAnotherTenantDuringLoad());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void aViewRegisteredWhileAProjectedStreamRuns(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new AViewRegisteredWhileAProjectedStreamRuns());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void nestedFieldsReordered(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new NestedFieldsReordered());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void driftJudgedUnderStreamLag(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new DriftJudgedUnderStreamLag());
+    }
+
+    @ParameterizedTest(name = "seed {0}")
+    @MethodSource("seeds")
+    void differentialViews(long seed, TestMongo mongo, TestInfo test) {
+        play(seed, mongo, test, new DifferentialViews());
+    }
+
     @AfterAll
     static void printTable() {
         if (!TABLE.isEmpty()) {
@@ -146,6 +189,9 @@ class FaultSuiteTest {
             }
             else {
                 TABLE.record(name, seed, FaultTable.Outcome.CONVERGED, 0);
+                if (Boolean.getBoolean(FaultSeeds.KEEP_PROPERTY)) {
+                    run.keepLog("converged", "kept as " + FaultSeeds.KEEP_PROPERTY + " asks");
+                }
             }
         }
         catch (FaultFound found) {

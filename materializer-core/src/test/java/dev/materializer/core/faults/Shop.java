@@ -194,7 +194,11 @@ final class Shop {
      * @return the tenant written, and how many change events
      */
     OneTenant insertsIntoOneTenant(int count) {
-        String tenant = tenant();
+        return insertsInto(tenant(), count);
+    }
+
+    /** As {@link #insertsIntoOneTenant(int)}, into the tenant given. */
+    OneTenant insertsInto(String tenant, int count) {
         for (int i = 0; i < count; i++) {
             if (random.nextInt(4) == 0) {
                 insertCustomer(tenant);
@@ -248,10 +252,11 @@ final class Shop {
             order.append(PARTITION, partition);
         }
         written++;
+        // code: unique per order, read by no view of the shop, so a projected stream does not keep it.
         db.getCollection(ORDERS).insertOne(order
             .append("product", pick(PRODUCTS)).append("quantity", 1 + random.nextInt(5))
             .append("price", 1 + random.nextInt(20)).append("status", pick(STATUSES))
-            .append("customer", customer));
+            .append("customer", customer).append("code", "c-" + id));
         orders.add(id);
         return id;
     }
@@ -305,6 +310,31 @@ final class Shop {
     int deleteOrder(String id) {
         orders.remove(id);
         return deleted(db.getCollection(ORDERS).deleteOne(Filters.eq("_id", id)));
+    }
+
+    /** Inserts a document a scenario made itself into a collection, counted as one change event. */
+    void insert(String collection, Document document) {
+        written++;
+        db.getCollection(collection).insertOne(document);
+    }
+
+    /** Updates the first document of a collection that matches; how many change events it made. */
+    int update(String collection, Bson filter, Bson update) {
+        return updated(db.getCollection(collection).updateOne(filter, update));
+    }
+
+    /** Deletes the first document of a collection that matches; how many change events it made. */
+    int delete(String collection, Bson filter) {
+        return deleted(db.getCollection(collection).deleteOne(filter));
+    }
+
+    /** The names the convergence checker gives the views of {@link #defineViews()}, but for the ones given. */
+    Set<String> viewNamesBut(String... names) {
+        Set<String> left = viewNames();
+        for (String name : names) {
+            left.remove(name);
+        }
+        return left;
     }
 
     /** How many change events the writes of this shop made so far. */
