@@ -29,6 +29,7 @@ import dev.materializer.core.time.EngineClock;
 import dev.materializer.core.time.Durations;
 import dev.materializer.core.time.SystemClock;
 import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.write.LeftPlaces;
 import dev.materializer.core.write.LostStatus;
 import dev.materializer.core.write.StatusStore;
 import dev.materializer.core.write.ViewRunner;
@@ -88,6 +89,8 @@ public final class ViewMaterializer implements Materializer {
     private final SourceFeed feed;
 
     private final ViewCatalog catalog;
+
+    private final LeftRowsCleanup leftRows;
 
     private final PartitionOwnership ownership;
 
@@ -152,8 +155,10 @@ public final class ViewMaterializer implements Materializer {
                 new CheckpointStore(this.database, options.checkpointsCollection(), options.instanceId(),
                         ownership::liveInstances),
                 clock, options, listener, status, ownership::owns, ownership::liveInstances);
+        this.leftRows = new LeftRowsCleanup(new LeftPlaces(this.database, options.checkpointsCollection()), clock,
+                lanes, registry, ownership::owns, () -> runner, () -> state == EngineState.RUNNING, options);
         this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler,
-                this::removeLeftRowsAfterGrace);
+                leftRows);
         this.freshnessProbe = new EngineFreshness(registry, feed, scheduler, ownership, status, this::definitionsHeard,
                 catalog::applying);
         this.freshness = new FreshnessWaits(freshnessProbe, freshnessProbe);
@@ -221,6 +226,7 @@ public final class ViewMaterializer implements Materializer {
             ownership.ready();
             ownership.start();
             reconciler.start();
+            leftRows.start();
             synchronized (lifecycle) {
                 if (state == EngineState.STARTING || state == EngineState.RETRYING) {
                     failedStarts = 0;
@@ -279,46 +285,6 @@ public final class ViewMaterializer implements Materializer {
         });
     }
 
-    /**
-     * The rows a partition's views left in a target go once no reader can still hold the generation
-     * of the view that left ({@code generationGrace}), removed by the partition's owner in its lane,
-     * unless a view of the partition writes the target by then; a failure of the deployment tries
-     * again after {@code rewatch}. A restart forgets what was scheduled (see the lifecycle rule in
-     * the architecture).
-     */
-    private void removeLeftRowsAfterGrace(String partition, String target) {
-        removeLeftRowsAfter(options.generationGrace(), partition, target);
-    }
-
-    private void removeLeftRowsAfter(Duration delay, String partition, String target) {
-        clock.schedule(delay, () -> {
-            ViewRunner current = runner;
-            if (current == null || state != EngineState.RUNNING || !ownership.owns(partition)) {
-                return;
-            }
-            lanes.submit(partition, () -> {
-                if (registry.views(partition).stream().anyMatch(view -> view.targetCollection().equals(target))) {
-                    // A view of the partition writes it again: the rows there are its, or its first pass replaces them
-                    return null;
-                }
-                try {
-                    current.removeLeftRows(partition, target);
-                }
-                catch (com.mongodb.MongoException ex) {
-                    log.warn("The rows partition {} left in {} were not removed ({}); it tries again in {}", partition,
-                            target, ex.getMessage(), Durations.text(options.rewatch()));
-                    removeLeftRowsAfter(options.rewatch(), partition, target);
-                }
-                catch (RuntimeException ex) {
-                    // A target name MongoDB refuses (an invalid view named it): there is nothing of the engine's there
-                    log.debug("The rows partition {} left in {} were not looked for: {}", partition, target,
-                            ex.toString());
-                }
-                return null;
-            });
-        });
-    }
-
     @Override
     public void stopIntake() {
         scheduler.stopIntake();
@@ -358,6 +324,7 @@ public final class ViewMaterializer implements Materializer {
         }
         quietly("stop intake", this::stopIntake);
         quietly("stop the reconciler", reconciler::close);
+        quietly("stop removing left rows", leftRows::close);
         // Leaving first lets the others take this instance's partitions at their next beat.
         quietly("leave", ownership::close);
         quietly("close the views stream", this::closeViewsStream);
@@ -400,6 +367,7 @@ public final class ViewMaterializer implements Materializer {
             }
         }
         reconciler.close();
+        leftRows.close();
         ownership.stopBeating();
         closeViewsStream();
         feed.abandon();

@@ -322,6 +322,25 @@ abstract class ViewLifecycleScenarios {
     }
 
     @Test
+    void theRowsAViewLeftGoAfterTheGraceThoughTheEngineRestartedWithinIt(TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            twoGenerationsOfRevenue(f);
+            f.views().updateOne(Filters.eq("_id", "revenue"), Updates.set("targetCollection", "revenue2"));
+            heard(f);
+            assertThat(versions(f, "revenue", "acme")).as("within the grace").isPositive();
+        }
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.start();
+            // A new engine's clock starts where the first one's did: past the first one's time of the departure too
+            f.clock.advance(f.options.generationGrace().plusMinutes(1));
+            f.settle();
+            assertThat(versions(f, "revenue", "acme")).as("after the grace, removed by the engine that started again")
+                .isZero();
+            assertThat(f.rows("revenue", "revenue2")).containsExactly(row("apple", "revenue", 6), row("pear", "revenue", 5));
+        }
+    }
+
+    @Test
     void aViewPutBackWithinTheGraceKeepsItsRows(TestMongo mongo) throws Exception {
         try (EngineFixture f = new EngineFixture(mongo)) {
             twoGenerationsOfRevenue(f);
