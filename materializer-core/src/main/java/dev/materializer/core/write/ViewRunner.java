@@ -78,6 +78,9 @@ public final class ViewRunner {
     /** Whether the deployment has transactions: small diffs are written in one. */
     private final boolean transactional;
 
+    /** Runs between the read of the starting status and what the pass decides from it; nothing but in tests. */
+    private final Runnable afterStartingStatus;
+
     /**
      * Creates a runner.
      * @param database the database of the views, sources and targets
@@ -89,6 +92,14 @@ public final class ViewRunner {
      */
     public ViewRunner(MongoDatabase database, @Nullable MongoClient transactionsClient, MaterializerOptions options,
             ScopeGuard guard, RowHasher hasher) {
+        this(database, transactionsClient, options, guard, hasher, () -> {
+        });
+    }
+
+    // Visible for testing: another instance's pass between this pass's status read and its decisions
+    ViewRunner(MongoDatabase database, @Nullable MongoClient transactionsClient, MaterializerOptions options,
+            ScopeGuard guard, RowHasher hasher, Runnable afterStartingStatus) {
+        this.afterStartingStatus = afterStartingStatus;
         this.database = database;
         this.options = options;
         this.sessions = transactionsClient;
@@ -139,12 +150,20 @@ public final class ViewRunner {
             StatusStore.StatusAtServerTime status = startingStatus(view);
             Generation current = status.status().generation();
             boolean arrived = status.arrived(view);
+            afterStartingStatus.run();
             if (current == null || arrived) {
                 // Its first versions here replace every version of its partition: never another view's
                 BsonValue holder = statuses.holderOf(view.partition(), view.targetCollection());
-                if (holder != null) {
+                if (holder != null && !ViewKey.idText(holder).equals(view.key().id())) {
                     return new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started),
                             TargetHolder.refusal(view, ViewKey.idText(holder)));
+                }
+                if (holder != null) {
+                    // Its own document holds it: another instance's pass flipped since the status was read.
+                    // The pass goes on from that flip, fenced as ever by its version and lease
+                    status = startingStatus(view);
+                    current = status.status().generation();
+                    arrived = status.arrived(view);
                 }
             }
             if ((arrived || current == null) && arrival.numberPastWhatIsThere(view)) {

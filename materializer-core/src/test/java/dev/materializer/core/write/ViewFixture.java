@@ -70,6 +70,12 @@ final class ViewFixture {
                 options, new ScopeGuard(options.partitionField()), new RowHasher());
     }
 
+    /** A runner as {@link #runner()} that does something between its status read and its holder check. */
+    ViewRunner runner(Runnable afterStartingStatus) {
+        return new ViewRunner(database, mongo.capabilities().contains(Capability.TRANSACTIONS) ? mongo.client() : null,
+                options, new ScopeGuard(options.partitionField()), new RowHasher(), afterStartingStatus);
+    }
+
     /** A runner that never uses transactions: it writes in groups under a lease. */
     ViewRunner groupsRunner() {
         return new ViewRunner(database, null, options, new ScopeGuard(options.partitionField()), new RowHasher());
