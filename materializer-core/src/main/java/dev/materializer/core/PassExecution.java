@@ -23,6 +23,7 @@ import dev.materializer.core.view.ViewKey;
 import dev.materializer.core.view.ViewState;
 import dev.materializer.core.view.ViewStatus;
 import dev.materializer.core.write.LostStatus;
+import dev.materializer.core.write.PassStatus;
 import dev.materializer.core.write.StatusStore;
 import dev.materializer.core.write.ViewRunner;
 import org.bson.BsonDocument;
@@ -361,9 +362,11 @@ final class PassExecution implements PassScheduler.PassRunner {
         }
         PassReport report;
         @Nullable RuntimeException fault = null;
+        // What the status says once the pass ends ok, sent with the flip or confirmation that ends it
+        PassStatus note = new PassStatus(clock.now(), covered(view, dirty, retries), targetsRead(view));
         try {
             PassPlanner.Plan plan = plan(current, view, dirty);
-            report = current.run(view, plan.scope());
+            report = current.run(view, plan.scope(), note, readsViewTargets(view));
             if (plan.scope() == null) {
                 report = report.scoped(PassScope.FULL, plan.wholeBecause());
             }
@@ -388,7 +391,10 @@ final class PassExecution implements PassScheduler.PassRunner {
         switch (report.outcome()) {
             case CHANGED, UNCHANGED -> {
                 registry.setState(key, RunState.OK, null);
-                writeStatus(view, ViewState.OK, null, covered(view, dirty, retries));
+                if (!note.landed()) {
+                    // The flip carried no status (a writer that does not take the note): write it now
+                    writeStatus(view, ViewState.OK, null, covered(view, dirty, retries));
+                }
                 if (report.outcome() == PassOutcome.CHANGED) {
                     dirty.addAll(view.targetCollection());
                 }
@@ -416,9 +422,12 @@ final class PassExecution implements PassScheduler.PassRunner {
                 retryLater(view, dirty, retries);
             }
         }
-        if (report.outcome() == PassOutcome.CHANGED || report.outcome() == PassOutcome.SUPERSEDED
+        boolean landed = (report.outcome() == PassOutcome.CHANGED || report.outcome() == PassOutcome.UNCHANGED)
+                && note.landed();
+        if ((!landed && (report.outcome() == PassOutcome.CHANGED || report.outcome() == PassOutcome.SUPERSEDED))
                 || registry.generation(key) == null) {
-            // Only a write (ours, or the one we gave way to) moves the generation: spare the read otherwise.
+            // Only a write (ours, or the one we gave way to) moves the generation: spare the read otherwise. A flip
+            // that carried the pass's status reaches the registry on the views stream, as every instance's does.
             refreshGeneration(view);
         }
         listener.onPassFinished(report);
@@ -521,6 +530,26 @@ final class PassExecution implements PassScheduler.PassRunner {
         catch (MongoException ex) {
             log.warn("The status of view {} was not written: {}", view.key(), ex.getMessage());
         }
+    }
+
+    /**
+     * Whether the view reads a collection that a view document of its partition (valid or not, as
+     * the registry knows them) names as its target: only then does the guard need the current
+     * generations of those targets. The registry is the one the pass took its views from, so this is
+     * the same picture of the partition's definitions as the rest of the pass.
+     */
+    private boolean readsViewTargets(ViewDefinition view) {
+        for (ViewDefinition other : registry.views(view.partition())) {
+            if (view.collections().contains(other.targetCollection())) {
+                return true;
+            }
+        }
+        for (String target : registry.targetsOfInvalid(view.partition())) {
+            if (view.collections().contains(target)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
