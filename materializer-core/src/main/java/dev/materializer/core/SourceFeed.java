@@ -373,8 +373,26 @@ final class SourceFeed implements StreamListener {
         return marks;
     }
 
-    /** Whether the checkpoint's writer owned the partition when it saved, and so answers for its events. */
+    /**
+     * Whether the checkpoint answers for the partition's events before its position: its writer
+     * owned the partition when it saved; or another instance's checkpoint at or after that position
+     * ({@link Checkpoint#alongside()}) was saved by the partition's owner then, with nothing of it
+     * pending. (The partitions pending in the checkpoint resumed from are caught up before this.)
+     */
     private static boolean answersFor(Checkpoint checkpoint, String partition) {
+        if (writerOwned(checkpoint, partition)) {
+            return true;
+        }
+        for (Checkpoint other : checkpoint.alongside()) {
+            if (writerOwned(other, partition) && !other.pending().contains(partition)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the checkpoint's writer owned the partition among the live set it saved. */
+    private static boolean writerOwned(Checkpoint checkpoint, String partition) {
         String writer = checkpoint.writer();
         return checkpoint.token() != null && writer != null
                 && PartitionOwnership.owner(writer, partition, checkpoint.live());
