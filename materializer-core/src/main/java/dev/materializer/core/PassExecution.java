@@ -82,9 +82,12 @@ final class PassExecution implements PassScheduler.PassRunner {
 
     private final TargetClaims claims;
 
+    private final HeardChanges heard;
+
     PassExecution(ViewRegistry registry, StatusStore status, LostStatus lostStatus, EngineClock clock,
             MaterializerListener listener, MaterializerOptions options, Predicate<String> owns, Sweeps sweeps,
-            BooleanSupplier stopping) {
+            BooleanSupplier stopping, HeardChanges heard) {
+        this.heard = heard;
         this.owns = owns;
         this.stopping = stopping;
         this.lostStatus = lostStatus;
@@ -156,10 +159,51 @@ final class PassExecution implements PassScheduler.PassRunner {
             }
         }
         Set<String> run = freed;
+        DirtySources marks = dirty.handover() ? handedOver(partition, views, dirty) : dirty;
+        if (marks == null) {
+            log.warn("Partition {}: the statuses of its views could not be read for its handover; it runs again in {}",
+                    partition, Durations.text(options.rewatch()));
+            return dirty;
+        }
         runInOrder(partition,
-                view -> run.contains(view.key().id()) || dirty.affects(view.key().id(), view.collections()), dirty,
+                view -> run.contains(view.key().id()) || marks.affects(view.key().id(), view.collections()), marks,
                 retries);
         return retries;
+    }
+
+    /**
+     * The marks of a pass of a partition just taken over: every view runs whole, but those whose
+     * stored status shows their previous owner applied every change this instance heard of them
+     * ({@link HeardChanges#applied}); those run only for the marks they have besides (changes heard
+     * since the handover). A view the pass lets go is {@code ok} in the registry, as its status says.
+     * @return the marks, or null when the statuses could not be read (the pass runs again later)
+     */
+    private @Nullable DirtySources handedOver(String partition, List<ViewDefinition> views, DirtySources dirty) {
+        Map<String, BsonDocument> stored;
+        try {
+            stored = status.storedStatuses(partition);
+        }
+        catch (MongoException ex) {
+            return null;
+        }
+        Map<String, List<String>> mustRun = new HashMap<>();
+        int applied = 0;
+        for (ViewDefinition view : views) {
+            BsonDocument viewStatus = stored.get(view.key().id());
+            if (heard.applied(view, viewStatus, targetsRead(view))) {
+                applied++;
+                registry.noteStatus(view.key(), viewStatus);
+                if (!registry.isBlocked(view.key())) {
+                    registry.setState(view.key(), RunState.OK, null);
+                }
+            }
+            else {
+                mustRun.put(view.key().id(), view.collections());
+            }
+        }
+        log.debug("Partition {} taken over: {} view(s) run, {} left as their previous owner applied them", partition,
+                mustRun.size(), applied);
+        return dirty.withoutHandover(mustRun);
     }
 
     /**

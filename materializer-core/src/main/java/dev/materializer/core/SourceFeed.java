@@ -64,6 +64,8 @@ final class SourceFeed implements StreamListener {
 
     private final MongoDatabase database;
 
+    private final HeardChanges heard;
+
     private final ViewRegistry registry;
 
     private final Routing routing;
@@ -136,6 +138,16 @@ final class SourceFeed implements StreamListener {
     SourceFeed(MongoDatabase database, ViewRegistry registry, Routing routing, PassScheduler scheduler,
             CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
             StatusStore status, java.util.function.Predicate<String> owns, java.util.function.Supplier<Set<String>> live) {
+        this(database, registry, routing, scheduler, checkpoints, clock, options, listener, status, owns, live,
+                new HeardChanges());
+    }
+
+    /** @param heard what the streams heard of every partition, for the handovers to know what changed */
+    SourceFeed(MongoDatabase database, ViewRegistry registry, Routing routing, PassScheduler scheduler,
+            CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
+            StatusStore status, java.util.function.Predicate<String> owns, java.util.function.Supplier<Set<String>> live,
+            HeardChanges heard) {
+        this.heard = heard;
         this.database = database;
         this.owns = owns;
         this.live = live;
@@ -294,6 +306,8 @@ final class SourceFeed implements StreamListener {
             return;
         }
         marks.forEach((partition, keysByView) -> {
+            // Before who owns it is asked: a pass that finds the partition owned sees what was not marked
+            heard.heard(collection, partition, keysByView.keySet(), change.clusterTime());
             if (owns.test(partition)) {
                 scheduler.markDirty(partition, collection, keysByView, change.clusterTime());
                 log.debug("An event of {} at {} marks partition {} for {}", collection, change.clusterTime(), partition,
@@ -313,6 +327,7 @@ final class SourceFeed implements StreamListener {
             log.error("An event of {} could not be routed; every partition reading {} runs instead (logged once per cause)",
                     collection, collection, failure);
         }
+        heard.heardEvery(collection, registry.partitionsReading(collection));
         registry.partitionsReading(collection).stream().filter(owns)
             .forEach(partition -> scheduler.markDirty(partition, collection));
     }
@@ -337,6 +352,7 @@ final class SourceFeed implements StreamListener {
             String reason = "the change stream of " + collection + " " + lastEnd.getOrDefault(collection, "ended")
                     + " and started again from now";
             log.warn("{}: its views run a full catch-up", reason);
+            heard.forget(collection);
             sayCatchUp(collection, reason);
             registry.partitionsReading(collection).stream().filter(owns)
                 .forEach(partition -> scheduler.catchUp(partition, everyViewReading(collection)));
@@ -347,6 +363,14 @@ final class SourceFeed implements StreamListener {
         // partitions; the owned others catch up. Views never run are left out: they run through their
         // rebalance anyway.
         Set<String> caughtUp = new java.util.TreeSet<>();
+        // The partitions, owned or not, whose events before this position a checkpoint answers for
+        Set<String> answered = new java.util.HashSet<>();
+        for (String partition : registry.partitionsReading(collection)) {
+            if (!from.pending().contains(partition) && answersFor(from, partition)) {
+                answered.add(partition);
+            }
+        }
+        heard.answered(collection, answered);
         registry.materializedViewsReading(collection).forEach((partition, viewIds) -> {
             if (!owns.test(partition)) {
                 return;

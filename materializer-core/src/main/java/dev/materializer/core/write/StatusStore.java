@@ -203,6 +203,26 @@ public final class StatusStore {
     }
 
     /**
+     * The status fields of every view document of a partition, by the text of its id
+     * ({@link dev.materializer.core.view.ViewKey#idText}): one read for a partition taken over.
+     * @param partition the partition
+     * @return the stored status fields; a document without one is left out
+     */
+    public Map<String, BsonDocument> storedStatuses(String partition) {
+        Map<String, BsonDocument> statuses = new HashMap<>();
+        views.collection()
+            .find(new BsonDocument(views.partitionField(), new BsonString(partition)))
+            .projection(Projections.include(views.statusField()))
+            .forEach(document -> {
+                BsonValue stored = document.get(views.statusField());
+                if (stored != null && stored.isDocument()) {
+                    statuses.put(dev.materializer.core.view.ViewKey.idText(document.get("_id")), stored.asDocument());
+                }
+            });
+        return statuses;
+    }
+
+    /**
      * Reads the status of a view.
      * @param view the view
      * @return its status; {@link ViewStatus#NONE} when the document or its status is missing

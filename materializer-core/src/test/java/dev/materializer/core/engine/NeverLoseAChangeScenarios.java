@@ -151,6 +151,69 @@ abstract class NeverLoseAChangeScenarios {
     }
 
     @Test
+    void aPartitionTakenOverRunsOnlyTheViewsWithChangesItsPreviousOwnerDidNotApply(TestMongo mongo) {
+        ManualClock clock = new ManualClock();
+        String applied;
+        String unapplied;
+        EngineFixture b = instance(mongo, clock, "node-b");
+        try {
+            try (EngineFixture first = instance(mongo, clock, "node-a")) {
+                seed(first);
+                first.start();
+                b.start();
+                clock.advance(first.options.partitionLease().dividedBy(3));
+                awaitLive(first, "node-a", "node-b");
+                awaitLive(b, "node-a", "node-b");
+                touchEveryTenant(first);
+                first.settle();
+                b.settle();
+                saveCheckpoints(clock, mongo);
+            }
+            // node-a comes back (a rolling restart): its streams resume where both checkpoints answer for every tenant
+            try (EngineFixture a = instance(mongo, clock, "node-a")) {
+                a.start();
+                clock.advance(a.options.partitionLease().dividedBy(3));
+                awaitLive(a, "node-a", "node-b");
+                awaitLive(b, "node-a", "node-b");
+                a.settle();
+                b.settle();
+                List<String> ofB = TENANTS.stream()
+                    .filter(tenant -> Rendezvous.owner(tenant, List.of("node-a", "node-b")).equals("node-b")).toList();
+                applied = ofB.get(0);
+                unapplied = ofB.get(1);
+                // node-b applies a change of one of its tenants...
+                int heard = a.events.changes.get();
+                b.collection("orders").insertOne(order("applied", applied, "fig", 2, 5));
+                a.events.awaitChanges(heard + 1);
+                b.settle();
+                assertThat(b.rows("revenue-" + applied, "revenue")).contains(row("fig", "revenue", 10));
+                // ...and stops having heard one of another, before its pass (a stop runs no pass)
+                heard = a.events.changes.get();
+                int heardByB = b.events.changes.get();
+                b.collection("orders").insertOne(order("unapplied", unapplied, "fig", 3, 5));
+                a.events.awaitChanges(heard + 1);
+                b.events.awaitChanges(heardByB + 1);
+                b.close();
+                a.events.clear();
+
+                // node-b's heartbeat is gone: node-a takes its tenants at its next beat
+                clock.advance(a.options.partitionLease().dividedBy(3));
+                awaitLive(a, "node-a");
+                a.settle();
+
+                assertThat(a.events.passes).extracting(report -> report.view().partition()).containsOnly(unapplied);
+                assertThat(a.rows("revenue-" + unapplied, "revenue")).containsExactly(row("apple", "revenue", 1),
+                        row("fig", "revenue", 15));
+                assertThat(a.rows("revenue-" + applied, "revenue")).containsExactly(row("apple", "revenue", 1),
+                        row("fig", "revenue", 10));
+            }
+        }
+        finally {
+            b.close();
+        }
+    }
+
+    @Test
     void changesHeardBetweenStopIntakeAndCloseRunAfterTheRestart(TestMongo mongo) throws Exception {
         try (EngineFixture f = new EngineFixture(mongo)) {
             f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
