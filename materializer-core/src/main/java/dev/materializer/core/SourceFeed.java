@@ -66,6 +66,9 @@ final class SourceFeed implements StreamListener {
 
     private final HeardChanges heard;
 
+    /** Narrows a delete without its partition to the owned partitions that hold its row. */
+    private final BroadcastDeletes deletes;
+
     private final ViewRegistry registry;
 
     private final Routing routing;
@@ -149,6 +152,7 @@ final class SourceFeed implements StreamListener {
             HeardChanges heard) {
         this.heard = heard;
         this.database = database;
+        this.deletes = new BroadcastDeletes(database, registry, options.partitionField(), scheduler::pendingPartitions);
         this.owns = owns;
         this.live = live;
         this.status = status;
@@ -299,7 +303,7 @@ final class SourceFeed implements StreamListener {
         listener.onChange(collection, eventLag);
         Map<String, Map<String, dev.materializer.core.incremental.AffectedKeys>> marks;
         try {
-            marks = routing.marks(collection, change);
+            marks = deletes.narrow(collection, change, routing.marks(collection, change), owns);
         }
         catch (RuntimeException ex) {
             markEveryReader(collection, ex);
