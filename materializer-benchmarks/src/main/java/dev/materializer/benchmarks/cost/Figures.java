@@ -134,6 +134,20 @@ final class Figures {
                 String.join(", ", parts));
     }
 
+    /** The commands the change sent, change streams left out (their opens and polls go with the wall time). */
+    long commandsWithoutStreams() {
+        long total = 0;
+        for (CollectionTraffic.Traffic traffic : sample.traffic().byCollection().values()) {
+            total += commandsWithoutStreams(traffic);
+        }
+        return total;
+    }
+
+    /** The passes the change caused. */
+    long passCount() {
+        return sample.passes().size();
+    }
+
     private static long commandsWithoutStreams(CollectionTraffic.Traffic traffic) {
         long sent = 0;
         for (Map.Entry<String, Long> command : traffic.commands().entrySet()) {

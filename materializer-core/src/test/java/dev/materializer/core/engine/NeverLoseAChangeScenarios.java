@@ -43,17 +43,8 @@ abstract class NeverLoseAChangeScenarios {
     void aCrashedInstanceRestartedUnderItsIdWithinTheLeaseRunsWhatChangedWhileItWasDown(TestMongo mongo) {
         ManualClock clock = new ManualClock();
         try (EngineFixture b = instance(mongo, clock, "node-b"); EngineFixture a = instance(mongo, clock, "node-a")) {
-            seed(a);
-            a.start();
-            b.start();
-            clock.advance(a.options.partitionLease().dividedBy(3));
-            awaitLive(a, "node-a", "node-b");
-            awaitLive(b, "node-a", "node-b");
-            touchEveryTenant(a);
-            a.settle();
-            b.settle();
             // Both streams save where they stand, then node-a dies.
-            saveCheckpoints(clock, mongo);
+            startTwoAndSaveCheckpoints(a, b, clock, mongo);
             EngineProbe.crash(a.engine);
 
             String tenant = ownedBy("node-a", "node-a", "node-b");
@@ -121,16 +112,7 @@ abstract class NeverLoseAChangeScenarios {
     void aRestartUnderANewIdAfterAClusterOfTwoRunsOnlyTheViewsOfWhatChangedWhileItWasDown(TestMongo mongo) {
         ManualClock clock = new ManualClock();
         try (EngineFixture b = instance(mongo, clock, "node-b"); EngineFixture a = instance(mongo, clock, "node-a")) {
-            seed(a);
-            a.start();
-            b.start();
-            clock.advance(a.options.partitionLease().dividedBy(3));
-            awaitLive(a, "node-a", "node-b");
-            awaitLive(b, "node-a", "node-b");
-            touchEveryTenant(a);
-            a.settle();
-            b.settle();
-            saveCheckpoints(clock, mongo);
+            startTwoAndSaveCheckpoints(a, b, clock, mongo);
         }
         String changed = TENANTS.get(5);
         mongo.database().getCollection("orders").insertOne(order("while-down", changed, "fig", 2, 5));
@@ -158,16 +140,7 @@ abstract class NeverLoseAChangeScenarios {
         EngineFixture b = instance(mongo, clock, "node-b");
         try {
             try (EngineFixture first = instance(mongo, clock, "node-a")) {
-                seed(first);
-                first.start();
-                b.start();
-                clock.advance(first.options.partitionLease().dividedBy(3));
-                awaitLive(first, "node-a", "node-b");
-                awaitLive(b, "node-a", "node-b");
-                touchEveryTenant(first);
-                first.settle();
-                b.settle();
-                saveCheckpoints(clock, mongo);
+                startTwoAndSaveCheckpoints(first, b, clock, mongo);
             }
             // node-a comes back (a rolling restart): its streams resume where both checkpoints answer for every tenant
             try (EngineFixture a = instance(mongo, clock, "node-a")) {
@@ -558,6 +531,23 @@ abstract class NeverLoseAChangeScenarios {
 
     private static EngineFixture instance(TestMongo mongo, ManualClock clock, String id, Duration partitionLease) {
         return new EngineFixture(mongo, clock, builder -> builder.instanceId(id).partitionLease(partitionLease));
+    }
+
+    /**
+     * Seeds the tenants, starts node-a and node-b, lets each see the other live, makes an event in
+     * every tenant and saves both instances' checkpoints past it.
+     */
+    private static void startTwoAndSaveCheckpoints(EngineFixture a, EngineFixture b, ManualClock clock, TestMongo mongo) {
+        seed(a);
+        a.start();
+        b.start();
+        clock.advance(a.options.partitionLease().dividedBy(3));
+        awaitLive(a, "node-a", "node-b");
+        awaitLive(b, "node-a", "node-b");
+        touchEveryTenant(a);
+        a.settle();
+        b.settle();
+        saveCheckpoints(clock, mongo);
     }
 
     /** One revenue view per tenant, each with one order. */
