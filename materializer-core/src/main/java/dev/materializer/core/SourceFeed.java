@@ -43,9 +43,15 @@ import org.slf4j.LoggerFactory;
  * never answers for a partition a beat moved away meanwhile (whose pass then left its marks to the
  * new owner, and so left the pending list). At the first open
  * it hears of — also when the stream's first tries failed before a cursor opened — it marks the
- * owned partitions the resumed checkpoint lists as pending or does not answer for, so no restart —
+ * owned partitions the resumed checkpoint lists as pending or that no checkpoint answers for (the
+ * resumed one, or another instance's at or after it, {@link Checkpoint#alongside()}), so no restart —
  * same instance id or a new one, within the partition lease or after it, reaching MongoDB at once or
  * after a while — skips a change.
+ *
+ * <p>It also keeps, for every partition owned or not, what a handover needs to know
+ * ({@link HeardChanges}): which partitions each stream heard from an answered position on, and the
+ * newest event routed to each view — noted before it asks who owns the partition. A delete that
+ * names no partition is narrowed to the owned partitions holding its row first ({@link BroadcastDeletes}).
  *
  * <p>Threads: {@link #sync()} and {@link #close()} run on the engine's control paths (start, views
  * stream) under this object's monitor; the listener methods run on each stream's own thread.
