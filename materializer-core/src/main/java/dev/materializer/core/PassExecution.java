@@ -23,6 +23,7 @@ import dev.materializer.core.view.ViewKey;
 import dev.materializer.core.view.ViewState;
 import dev.materializer.core.view.ViewStatus;
 import dev.materializer.core.write.LostStatus;
+import dev.materializer.core.write.PassStatus;
 import dev.materializer.core.write.StatusStore;
 import dev.materializer.core.write.ViewRunner;
 import org.bson.BsonDocument;
@@ -81,9 +82,12 @@ final class PassExecution implements PassScheduler.PassRunner {
 
     private final TargetClaims claims;
 
+    private final HeardChanges heard;
+
     PassExecution(ViewRegistry registry, StatusStore status, LostStatus lostStatus, EngineClock clock,
             MaterializerListener listener, MaterializerOptions options, Predicate<String> owns, Sweeps sweeps,
-            BooleanSupplier stopping) {
+            BooleanSupplier stopping, HeardChanges heard) {
+        this.heard = heard;
         this.owns = owns;
         this.stopping = stopping;
         this.lostStatus = lostStatus;
@@ -155,10 +159,51 @@ final class PassExecution implements PassScheduler.PassRunner {
             }
         }
         Set<String> run = freed;
+        DirtySources marks = dirty.handover() ? handedOver(partition, views, dirty) : dirty;
+        if (marks == null) {
+            log.warn("Partition {}: the statuses of its views could not be read for its handover; it runs again in {}",
+                    partition, Durations.text(options.rewatch()));
+            return dirty;
+        }
         runInOrder(partition,
-                view -> run.contains(view.key().id()) || dirty.affects(view.key().id(), view.collections()), dirty,
+                view -> run.contains(view.key().id()) || marks.affects(view.key().id(), view.collections()), marks,
                 retries);
         return retries;
+    }
+
+    /**
+     * The marks of a pass of a partition just taken over: every view runs whole, but those whose
+     * stored status shows their previous owner applied every change this instance heard of them
+     * ({@link HeardChanges#applied}); those run only for the marks they have besides (changes heard
+     * since the handover). A view the pass lets go is {@code ok} in the registry, as its status says.
+     * @return the marks, or null when the statuses could not be read (the pass runs again later)
+     */
+    private @Nullable DirtySources handedOver(String partition, List<ViewDefinition> views, DirtySources dirty) {
+        Map<String, BsonDocument> stored;
+        try {
+            stored = status.storedStatuses(partition);
+        }
+        catch (MongoException ex) {
+            return null;
+        }
+        Map<String, List<String>> mustRun = new HashMap<>();
+        int applied = 0;
+        for (ViewDefinition view : views) {
+            BsonDocument viewStatus = stored.get(view.key().id());
+            if (heard.applied(view, viewStatus, targetsRead(view))) {
+                applied++;
+                registry.noteStatus(view.key(), viewStatus);
+                if (!registry.isBlocked(view.key())) {
+                    registry.setState(view.key(), RunState.OK, null);
+                }
+            }
+            else {
+                mustRun.put(view.key().id(), view.collections());
+            }
+        }
+        log.debug("Partition {} taken over: {} view(s) run, {} left as their previous owner applied them", partition,
+                mustRun.size(), applied);
+        return dirty.withoutHandover(mustRun);
     }
 
     /**
@@ -361,9 +406,11 @@ final class PassExecution implements PassScheduler.PassRunner {
         }
         PassReport report;
         @Nullable RuntimeException fault = null;
+        // What the status says once the pass ends ok, sent with the flip or confirmation that ends it
+        PassStatus note = new PassStatus(clock.now(), covered(view, dirty, retries), targetsRead(view));
         try {
             PassPlanner.Plan plan = plan(current, view, dirty);
-            report = current.run(view, plan.scope());
+            report = current.run(view, plan.scope(), note, readsViewTargets(view));
             if (plan.scope() == null) {
                 report = report.scoped(PassScope.FULL, plan.wholeBecause());
             }
@@ -388,7 +435,10 @@ final class PassExecution implements PassScheduler.PassRunner {
         switch (report.outcome()) {
             case CHANGED, UNCHANGED -> {
                 registry.setState(key, RunState.OK, null);
-                writeStatus(view, ViewState.OK, null, covered(view, dirty, retries));
+                if (!note.landed()) {
+                    // The flip carried no status (a writer that does not take the note): write it now
+                    writeStatus(view, ViewState.OK, null, covered(view, dirty, retries));
+                }
                 if (report.outcome() == PassOutcome.CHANGED) {
                     dirty.addAll(view.targetCollection());
                 }
@@ -416,9 +466,12 @@ final class PassExecution implements PassScheduler.PassRunner {
                 retryLater(view, dirty, retries);
             }
         }
-        if (report.outcome() == PassOutcome.CHANGED || report.outcome() == PassOutcome.SUPERSEDED
+        boolean landed = (report.outcome() == PassOutcome.CHANGED || report.outcome() == PassOutcome.UNCHANGED)
+                && note.landed();
+        if ((!landed && (report.outcome() == PassOutcome.CHANGED || report.outcome() == PassOutcome.SUPERSEDED))
                 || registry.generation(key) == null) {
-            // Only a write (ours, or the one we gave way to) moves the generation: spare the read otherwise.
+            // Only a write (ours, or the one we gave way to) moves the generation: spare the read otherwise. A flip
+            // that carried the pass's status reaches the registry on the views stream, as every instance's does.
             refreshGeneration(view);
         }
         listener.onPassFinished(report);
@@ -521,6 +574,26 @@ final class PassExecution implements PassScheduler.PassRunner {
         catch (MongoException ex) {
             log.warn("The status of view {} was not written: {}", view.key(), ex.getMessage());
         }
+    }
+
+    /**
+     * Whether the view reads a collection that a view document of its partition (valid or not, as
+     * the registry knows them) names as its target: only then does the guard need the current
+     * generations of those targets. The registry is the one the pass took its views from, so this is
+     * the same picture of the partition's definitions as the rest of the pass.
+     */
+    private boolean readsViewTargets(ViewDefinition view) {
+        for (ViewDefinition other : registry.views(view.partition())) {
+            if (view.collections().contains(other.targetCollection())) {
+                return true;
+            }
+        }
+        for (String target : registry.targetsOfInvalid(view.partition())) {
+            if (view.collections().contains(target)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

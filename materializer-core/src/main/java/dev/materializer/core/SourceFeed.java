@@ -43,9 +43,15 @@ import org.slf4j.LoggerFactory;
  * never answers for a partition a beat moved away meanwhile (whose pass then left its marks to the
  * new owner, and so left the pending list). At the first open
  * it hears of — also when the stream's first tries failed before a cursor opened — it marks the
- * owned partitions the resumed checkpoint lists as pending or does not answer for, so no restart —
+ * owned partitions the resumed checkpoint lists as pending or that no checkpoint answers for (the
+ * resumed one, or another instance's at or after it, {@link Checkpoint#alongside()}), so no restart —
  * same instance id or a new one, within the partition lease or after it, reaching MongoDB at once or
  * after a while — skips a change.
+ *
+ * <p>It also keeps, for every partition owned or not, what a handover needs to know
+ * ({@link HeardChanges}): which partitions each stream heard from an answered position on, and the
+ * newest event routed to each view — noted before it asks who owns the partition. A delete that
+ * names no partition is narrowed to the owned partitions holding its row first ({@link BroadcastDeletes}).
  *
  * <p>Threads: {@link #sync()} and {@link #close()} run on the engine's control paths (start, views
  * stream) under this object's monitor; the listener methods run on each stream's own thread.
@@ -63,6 +69,11 @@ final class SourceFeed implements StreamListener {
     private static final int LIVE_SET_READS = 10;
 
     private final MongoDatabase database;
+
+    private final HeardChanges heard;
+
+    /** Narrows a delete without its partition to the owned partitions that hold its row. */
+    private final BroadcastDeletes deletes;
 
     private final ViewRegistry registry;
 
@@ -136,7 +147,18 @@ final class SourceFeed implements StreamListener {
     SourceFeed(MongoDatabase database, ViewRegistry registry, Routing routing, PassScheduler scheduler,
             CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
             StatusStore status, java.util.function.Predicate<String> owns, java.util.function.Supplier<Set<String>> live) {
+        this(database, registry, routing, scheduler, checkpoints, clock, options, listener, status, owns, live,
+                new HeardChanges());
+    }
+
+    /** @param heard what the streams heard of every partition, for the handovers to know what changed */
+    SourceFeed(MongoDatabase database, ViewRegistry registry, Routing routing, PassScheduler scheduler,
+            CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
+            StatusStore status, java.util.function.Predicate<String> owns, java.util.function.Supplier<Set<String>> live,
+            HeardChanges heard) {
+        this.heard = heard;
         this.database = database;
+        this.deletes = new BroadcastDeletes(database, registry, options.partitionField(), scheduler::pendingPartitions);
         this.owns = owns;
         this.live = live;
         this.status = status;
@@ -287,13 +309,15 @@ final class SourceFeed implements StreamListener {
         listener.onChange(collection, eventLag);
         Map<String, Map<String, dev.materializer.core.incremental.AffectedKeys>> marks;
         try {
-            marks = routing.marks(collection, change);
+            marks = deletes.narrow(collection, change, routing.marks(collection, change), owns);
         }
         catch (RuntimeException ex) {
             markEveryReader(collection, ex);
             return;
         }
         marks.forEach((partition, keysByView) -> {
+            // Before who owns it is asked: a pass that finds the partition owned sees what was not marked
+            heard.heard(collection, partition, keysByView.keySet(), change.clusterTime());
             if (owns.test(partition)) {
                 scheduler.markDirty(partition, collection, keysByView, change.clusterTime());
                 log.debug("An event of {} at {} marks partition {} for {}", collection, change.clusterTime(), partition,
@@ -313,6 +337,7 @@ final class SourceFeed implements StreamListener {
             log.error("An event of {} could not be routed; every partition reading {} runs instead (logged once per cause)",
                     collection, collection, failure);
         }
+        heard.heardEvery(collection, registry.partitionsReading(collection));
         registry.partitionsReading(collection).stream().filter(owns)
             .forEach(partition -> scheduler.markDirty(partition, collection));
     }
@@ -337,6 +362,7 @@ final class SourceFeed implements StreamListener {
             String reason = "the change stream of " + collection + " " + lastEnd.getOrDefault(collection, "ended")
                     + " and started again from now";
             log.warn("{}: its views run a full catch-up", reason);
+            heard.forget(collection);
             sayCatchUp(collection, reason);
             registry.partitionsReading(collection).stream().filter(owns)
                 .forEach(partition -> scheduler.catchUp(partition, everyViewReading(collection)));
@@ -347,6 +373,14 @@ final class SourceFeed implements StreamListener {
         // partitions; the owned others catch up. Views never run are left out: they run through their
         // rebalance anyway.
         Set<String> caughtUp = new java.util.TreeSet<>();
+        // The partitions, owned or not, whose events before this position a checkpoint answers for
+        Set<String> answered = new java.util.HashSet<>();
+        for (String partition : registry.partitionsReading(collection)) {
+            if (!from.pending().contains(partition) && answersFor(from, partition)) {
+                answered.add(partition);
+            }
+        }
+        heard.answered(collection, answered);
         registry.materializedViewsReading(collection).forEach((partition, viewIds) -> {
             if (!owns.test(partition)) {
                 return;
@@ -373,8 +407,26 @@ final class SourceFeed implements StreamListener {
         return marks;
     }
 
-    /** Whether the checkpoint's writer owned the partition when it saved, and so answers for its events. */
+    /**
+     * Whether the checkpoint answers for the partition's events before its position: its writer
+     * owned the partition when it saved; or another instance's checkpoint at or after that position
+     * ({@link Checkpoint#alongside()}) was saved by the partition's owner then, with nothing of it
+     * pending. (The partitions pending in the checkpoint resumed from are caught up before this.)
+     */
     private static boolean answersFor(Checkpoint checkpoint, String partition) {
+        if (writerOwned(checkpoint, partition)) {
+            return true;
+        }
+        for (Checkpoint other : checkpoint.alongside()) {
+            if (writerOwned(other, partition) && !other.pending().contains(partition)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the checkpoint's writer owned the partition among the live set it saved. */
+    private static boolean writerOwned(Checkpoint checkpoint, String partition) {
         String writer = checkpoint.writer();
         return checkpoint.token() != null && writer != null
                 && PartitionOwnership.owner(writer, partition, checkpoint.live());

@@ -94,6 +94,9 @@ public final class ViewMaterializer implements Materializer {
 
     private final PartitionOwnership ownership;
 
+    /** What the streams heard of every partition, owned or not: what a handover must run. */
+    private final HeardChanges heard = new HeardChanges();
+
     private final Reconciler reconciler;
 
     private final FreshnessWaits freshness;
@@ -147,14 +150,14 @@ public final class ViewMaterializer implements Materializer {
         this.status = new StatusStore(this.database, options);
         this.passes = new PassExecution(registry, status, new LostStatus(this.database, options), clock, listener, options,
                 ownership::owns, this::sweepAfter,
-                () -> state == EngineState.STOPPING || state == EngineState.STOPPED);
+                () -> state == EngineState.STOPPING || state == EngineState.STOPPED, heard);
         this.scheduler = new PassScheduler(clock, options.debounce(), maxDelay(options.debounce()), options.rewatch(),
                 options.maxConcurrentPasses(), lanes, passes);
         this.feed = new SourceFeed(this.database, registry, handOvers.around(SourceFeed.Routing.of(
                 new PartitionRouter(options.partitionField(), options.storageSources()), registry)), scheduler,
                 new CheckpointStore(this.database, options.checkpointsCollection(), options.instanceId(),
                         ownership::liveInstances),
-                clock, options, listener, status, ownership::owns, ownership::liveInstances);
+                clock, options, listener, status, ownership::owns, ownership::liveInstances, heard);
         this.leftRows = new LeftRowsCleanup(new LeftPlaces(this.database, options.checkpointsCollection()), clock,
                 lanes, registry, ownership::owns, () -> runner, () -> state == EngineState.RUNNING, options);
         this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler,
@@ -264,11 +267,12 @@ public final class ViewMaterializer implements Materializer {
     }
 
     /**
-     * Partitions this instance takes over: every view of each runs, for changes no instance heard.
-     * Marked with the scheduler (even while stopping), so every checkpoint names them until they ran.
+     * Partitions this instance takes over: every view of each runs that may have changes its previous
+     * owner did not apply ({@link HeardChanges}). Marked with the scheduler (even while stopping), so
+     * every checkpoint names them until they ran.
      */
     private void catchUp(java.util.Set<String> partitions) {
-        partitions.forEach(scheduler::markCatchUp);
+        partitions.forEach(scheduler::markHandover);
     }
 
     private void sweepAfter(Duration delay, ViewDefinition view) {

@@ -42,6 +42,9 @@ final class CollectionTraffic implements CommandListener {
 
     private static final String CHANGE_STREAM = "changeStream";
 
+    /** What the name of a command of a change-stream cursor ends with, in {@link Traffic#commands()}. */
+    static final String CHANGE_STREAM_SUFFIX = " (change stream)";
+
     private final Map<Integer, Sent> pending = new ConcurrentHashMap<>();
 
     private final Map<Long, Cursor> cursors = new ConcurrentHashMap<>();
@@ -176,7 +179,7 @@ final class CollectionTraffic implements CommandListener {
                 pending.put(event.getRequestId(), sent);
                 Counts count = countsOf(sent.collection());
                 count.commands.computeIfAbsent(sent.cursorKind().equals(CHANGE_STREAM)
-                        ? sent.name() + " (change stream)" : sent.name(), name -> new LongAdder()).increment();
+                        ? sent.name() + CHANGE_STREAM_SUFFIX : sent.name(), name -> new LongAdder()).increment();
                 count.statements.add(sent.statements());
             }
         }

@@ -38,6 +38,9 @@ public final class CostReport {
 
     static final int OTHER_PARTITION_ROWS = 1_000;
 
+    /** The tenants of the delete whose partition the event does not name. */
+    static final int DELETE_TENANTS = 100;
+
     private static final String USAGE = "usage: CostReport [--quick] [--sizes 1000,10000,100000] [--group-docs 1000000]"
             + " [--repeats 3] [--label TEXT]";
 
@@ -134,6 +137,7 @@ public final class CostReport {
             scenarios.add(new Scenario.GroupBy(groupDocs, true));
             scenarios.add(new Scenario.ViewOverView(CHAIN_ROWS, OTHER_PARTITION_ROWS));
             scenarios.add(new Scenario.DeleteWithoutPreImage(CHAIN_ROWS, OTHER_PARTITION_ROWS));
+            scenarios.add(new Scenario.DeleteAcrossTenants(DELETE_TENANTS));
             return scenarios;
         }
 

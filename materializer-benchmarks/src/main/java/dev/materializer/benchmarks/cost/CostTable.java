@@ -45,6 +45,10 @@ final class CostTable {
         out.println("| --- | --- | --- | --- |");
         out.printf("| rows written to the target for a 1-row change, per-document view | 1k view: 1,001 · 10k: 10,001 ·"
                 + " 50k: 50,001 | %s | ≤ 10 |%n", series(perDocument, result -> median(result.figures(), Figures::rowsWritten)));
+        out.printf("| commands per pass of a 1-row change, per-document view, by collection (change streams left out)"
+                + " | 13.4 per run of a small view, 6.0 of them on the views collection | %s | ≤ 5 (about 3: pipeline,"
+                + " row write, flip) |%n", series(perDocument, result -> result.figures().get(result.figures().size() - 1)
+                    .commandsPerPassByCollection()));
         out.printf("| stored rows read from the target, same change | 50k view: 100,000 | %s | ≤ rows the recompute"
                 + " touched |%n", series(perDocument, result -> median(result.figures(), Figures::storedRowsRead)));
         out.printf("| allocated by the engine's threads during the pass, same change | 50k view: 555 MB (11.4 KB per row)"
@@ -88,10 +92,22 @@ final class CostTable {
                 + " the same source) | — | %s | rows written ≤ 10, as any 1-row change |%n",
                 delete == null ? "?" : n(delete.scenario().resultRows()), n(CostReport.OTHER_PARTITION_ROWS),
                 measured(delete) ? String.format("rows written %s, stored rows read %s; passes: acme %s, globex %s"
-                        + " (the event names no partition, so every partition reading the source runs)",
+                        + " (the event names no partition: it reaches every partition reading the source, and runs"
+                        + " those whose per-document views hold its row, or all of them where they are not found)",
                         median(delete.figures(), Figures::rowsWritten), median(delete.figures(), Figures::storedRowsRead),
                         median(delete.figures(), f -> f.passesIn("acme")), median(delete.figures(), f -> f.passesIn("globex")))
                         : notMeasured(delete));
+        printDeleteAcrossTenants(run, out);
+    }
+
+    private static void printDeleteAcrossTenants(Run run, PrintStream out) {
+        Result delete = first(run, Scenario.DeleteAcrossTenants.class);
+        out.printf("| a delete whose partition is unknown (no pre-image, no storage id), %s tenants sharing one per-document"
+                + " definition | 100 whole passes, one per tenant | %s | ≤ 20 commands |%n",
+                delete == null ? "?" : n(((Scenario.DeleteAcrossTenants) delete.scenario()).tenants),
+                measured(delete) ? String.format("commands %s (change streams left out), passes %s (acme %s)",
+                        median(delete.figures(), Figures::commandsWithoutStreams), median(delete.figures(), Figures::passCount),
+                        median(delete.figures(), f -> f.passesIn(Scenario.ACME))) : notMeasured(delete));
     }
 
     private static void printDetails(Run run, PrintStream out) {

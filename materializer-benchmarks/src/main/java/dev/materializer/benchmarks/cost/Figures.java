@@ -111,6 +111,53 @@ final class Figures {
         return CommandCounter.describe(sample.commands());
     }
 
+    /**
+     * The commands the change sent per pass, by collection, leaving out the change streams (their
+     * opens and polls go with the wall time, not with the change): "_aggregations 6.0, orders 1.0".
+     * The round trips a pass costs, which on a real server are what a user waits for.
+     */
+    String commandsPerPassByCollection() {
+        long passes = sample.passes().size();
+        if (passes == 0) {
+            return "no pass";
+        }
+        List<String> parts = new ArrayList<>();
+        long total = 0;
+        for (Map.Entry<String, CollectionTraffic.Traffic> entry : sample.traffic().byCollection().entrySet()) {
+            long sent = commandsWithoutStreams(entry.getValue());
+            if (sent != 0) {
+                total += sent;
+                parts.add(String.format("%s %.1f", entry.getKey(), sent / (double) passes));
+            }
+        }
+        return String.format("%.1f per pass (%d pass%s): %s", total / (double) passes, passes, passes == 1 ? "" : "es",
+                String.join(", ", parts));
+    }
+
+    /** The commands the change sent, change streams left out (their opens and polls go with the wall time). */
+    long commandsWithoutStreams() {
+        long total = 0;
+        for (CollectionTraffic.Traffic traffic : sample.traffic().byCollection().values()) {
+            total += commandsWithoutStreams(traffic);
+        }
+        return total;
+    }
+
+    /** The passes the change caused. */
+    long passCount() {
+        return sample.passes().size();
+    }
+
+    private static long commandsWithoutStreams(CollectionTraffic.Traffic traffic) {
+        long sent = 0;
+        for (Map.Entry<String, Long> command : traffic.commands().entrySet()) {
+            if (!command.getKey().endsWith(CollectionTraffic.CHANGE_STREAM_SUFFIX)) {
+                sent += command.getValue();
+            }
+        }
+        return sent;
+    }
+
     /** getMores of change streams among the commands: the streams' polling, which goes with the wall time. */
     long changeStreamPolls() {
         long polls = 0;

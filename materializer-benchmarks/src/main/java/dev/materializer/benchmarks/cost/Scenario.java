@@ -345,4 +345,62 @@ abstract class Scenario {
             database.getCollection(ORDERS).deleteOne(Filters.eq("_id", changedId(rows, repeat)));
         }
     }
+
+    /**
+     * A delete without a pre-image over many tenants that share one per-document definition and one
+     * target, as a multi-tenant application has them: acme and {@code tenants - 1} others, each with a
+     * few orders. The change deletes one order of acme; the event names no partition.
+     */
+    static final class DeleteAcrossTenants extends Scenario {
+
+        static final int ROWS_PER_TENANT = 10;
+
+        final int tenants;
+
+        DeleteAcrossTenants(int tenants) {
+            this.tenants = tenants;
+        }
+
+        @Override
+        String name() {
+            return String.format("delete without a pre-image, %,d tenants", tenants);
+        }
+
+        @Override
+        String change() {
+            return "deleteOne of one order of acme; every tenant has a per-document view over orders into one target";
+        }
+
+        @Override
+        List<View> views() {
+            List<View> views = new ArrayList<>();
+            for (int tenant = 0; tenant < tenants; tenant++) {
+                String partition = partition(tenant);
+                views.add(new View(partition + ":orders", partition, ORDERS, "order_rows", PER_DOCUMENT,
+                        PER_DOCUMENT_FIELDS));
+            }
+            return views;
+        }
+
+        @Override
+        int resultRows() {
+            return ROWS_PER_TENANT;
+        }
+
+        @Override
+        void load(MongoDatabase database) {
+            for (int tenant = 0; tenant < tenants; tenant++) {
+                insertOrders(database, partition(tenant), tenant * 1_000, ROWS_PER_TENANT, 5);
+            }
+        }
+
+        @Override
+        void change(MongoDatabase database, int repeat) {
+            database.getCollection(ORDERS).deleteOne(Filters.eq("_id", changedId(ROWS_PER_TENANT, repeat)));
+        }
+
+        private static String partition(int tenant) {
+            return tenant == 0 ? ACME : String.format("t%04d", tenant);
+        }
+    }
 }

@@ -3,6 +3,7 @@ package dev.materializer.core.pass;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -43,6 +44,14 @@ public final class DirtySources {
 
     /** A catch-up: every view of the partition, whatever it reads. */
     private boolean everything;
+
+    /**
+     * A handover: every view of the partition, unless the pass proves its previous owner applied
+     * every change this instance heard of it ({@link #withoutHandover}); until then, as a catch-up.
+     */
+    private boolean handover;
+
+    private static final AffectedKeys HANDOVER = AffectedKeys.fullPass("a partition taken over");
 
     /** The cluster time of the newest event marked, when known: a pass reads at or after it. */
     private @Nullable BsonTimestamp clusterTime;
@@ -116,6 +125,9 @@ public final class DirtySources {
         if (everything) {
             return CATCH_UP;
         }
+        if (handover) {
+            return HANDOVER;
+        }
         for (String source : sources) {
             if (bySource.containsKey(source) && bySource.get(source) == null) {
                 return AffectedKeys.fullPass("every view reading " + source + " was marked");
@@ -170,11 +182,39 @@ public final class DirtySources {
     }
 
     /**
+     * Marks the partition taken over from another instance: every view of it runs, as for a
+     * catch-up, but a pass may let go of the views whose previous owner, by its status, applied
+     * every change this instance heard of them ({@link #withoutHandover}).
+     */
+    public void addHandover() {
+        handover = true;
+    }
+
+    /** Whether the partition was taken over since its last pass. */
+    public boolean handover() {
+        return handover;
+    }
+
+    /**
+     * The same marks without the handover, with the views that must still run for it marked whole:
+     * what a pass runs once it knows which views their previous owner left with nothing to apply.
+     * @param mustRun the views (id and sources) the handover still runs
+     * @return a new set
+     */
+    public DirtySources withoutHandover(Map<String, ? extends Collection<String>> mustRun) {
+        DirtySources copy = copy();
+        copy.handover = false;
+        mustRun.forEach((viewId, sources) -> sources.forEach(source -> copy.add(source, List.of(viewId))));
+        return copy;
+    }
+
+    /**
      * Adds what another set marks.
      * @param other the other set
      */
     public void addAll(DirtySources other) {
         everything |= other.everything;
+        handover |= other.handover;
         noteClusterTime(other.clusterTime);
         other.newestBySource.forEach(this::noteClusterTime);
         other.bySource.forEach((source, views) -> {
@@ -195,7 +235,7 @@ public final class DirtySources {
      * @return true when the view is affected
      */
     public boolean affects(String viewId, Collection<String> sources) {
-        if (everything) {
+        if (everything || handover) {
             return true;
         }
         for (String source : sources) {
@@ -211,7 +251,7 @@ public final class DirtySources {
 
     /** Whether the source is marked at all (a catch-up marks every source). */
     public boolean contains(String source) {
-        return everything || bySource.containsKey(source);
+        return everything || handover || bySource.containsKey(source);
     }
 
     /** Whether this is a catch-up of the whole partition. */
@@ -226,7 +266,7 @@ public final class DirtySources {
 
     /** Whether nothing is marked. */
     public boolean isEmpty() {
-        return !everything && bySource.isEmpty();
+        return !everything && !handover && bySource.isEmpty();
     }
 
     /** A copy that changes apart from this set. */
@@ -238,6 +278,6 @@ public final class DirtySources {
 
     @Override
     public String toString() {
-        return everything ? "everything" : bySource.toString();
+        return everything ? "everything" : handover ? "handover " + bySource : bySource.toString();
     }
 }

@@ -225,6 +225,17 @@ public final class PassScheduler {
     }
 
     /**
+     * Marks a partition this instance took over from another: a catch-up whose pass runs only the
+     * views the previous owner may have left changes of ({@link DirtySources#addHandover()}).
+     * @param partition the partition
+     */
+    public void markHandover(String partition) {
+        DirtySources marks = new DirtySources();
+        marks.addHandover();
+        catchUp(partition, marks);
+    }
+
+    /**
      * Marks work of a catch-up (a first start, a partition taken over, a stream that lost its
      * history). Catch-ups do not wait for a debounce but take turns: at most {@code catchUpLimit}
      * are queued or running at once, the others wait in order, so a start that catches up ten

@@ -18,6 +18,7 @@ import org.bson.BsonArray;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
+import org.bson.BsonTimestamp;
 import org.bson.BsonValue;
 import org.bson.conversions.Bson;
 import org.slf4j.Logger;
@@ -31,8 +32,10 @@ import org.slf4j.LoggerFactory;
  * <p>Which checkpoint a stream resumes from: its own instance's, when there is one; else the newest
  * of another instance's (a restart under a new instance id takes over where a stopped one left
  * off). Any checkpoint is a safe start, since each says which partitions it answers for (see
- * {@link Checkpoint}); the engine catches up the partitions it owns that the checkpoint does not
- * answer for. After its own first save for a collection, an instance removes the checkpoints of that
+ * {@link Checkpoint}); the engine catches up the partitions it owns that neither that checkpoint nor
+ * any other one at or after its position ({@link Checkpoint#alongside()}, loaded in the same read)
+ * answers for: a restart under a new id after a cluster of several instances catches up nothing
+ * their checkpoints all answer for. After its own first save for a collection, an instance removes the checkpoints of that
  * collection left by instances no longer live, and the one an older engine shared between
  * instances ({@code stream:<collection>}), so they do not pile up.
  *
@@ -72,26 +75,39 @@ public final class CheckpointStore {
      * @return the checkpoint, or {@link Checkpoint#NONE}
      */
     public Checkpoint load(String collection) {
-        BsonDocument own = checkpoints.find(Filters.eq("_id", idOf(collection, instanceId))).first();
-        if (own != null && own.isDocument("token")) {
-            return read(own);
-        }
-        Bson others = Filters.and(Filters.eq("kind", KIND), Filters.eq("collection", collection));
-        for (BsonDocument other : checkpoints.find(others).sort(Sorts.descending("at"))) {
-            if (other.isDocument("token")) {
-                Checkpoint adopted = read(other);
-                log.info("The stream of {} resumes from the checkpoint of instance {}", collection,
-                        adopted.writer() == null ? "(an older engine)" : adopted.writer());
-                return adopted;
+        // One read of every checkpoint of the collection: the one to resume from, and the others' word
+        List<Checkpoint> saved = new ArrayList<>();
+        Bson all = Filters.and(Filters.eq("kind", KIND), Filters.eq("collection", collection));
+        for (BsonDocument document : checkpoints.find(all).sort(Sorts.descending("at"))) {
+            if (document.isDocument("token")) {
+                saved.add(read(document));
             }
         }
-        return Checkpoint.NONE;
+        Checkpoint chosen = saved.stream().filter(checkpoint -> instanceId.equals(checkpoint.writer())).findFirst()
+            .orElse(saved.isEmpty() ? null : saved.get(0));
+        if (chosen == null) {
+            return Checkpoint.NONE;
+        }
+        if (!instanceId.equals(chosen.writer())) {
+            log.info("The stream of {} resumes from the checkpoint of instance {}", collection,
+                    chosen.writer() == null ? "(an older engine)" : chosen.writer());
+        }
+        // The others at or after its position answer for their writers' partitions as well
+        List<Checkpoint> alongside = new ArrayList<>();
+        for (Checkpoint other : saved) {
+            if (other != chosen && other.writer() != null && other.coversWhatPrecedes(chosen)) {
+                alongside.add(other);
+            }
+        }
+        return chosen.withAlongside(alongside);
     }
 
     private static Checkpoint read(BsonDocument saved) {
         String writer = saved.isString("instance") ? saved.getString("instance").getValue() : null;
+        BsonDocument lastEvent = saved.isDocument("lastEvent") ? saved.getDocument("lastEvent") : null;
+        BsonTimestamp lastEventTime = saved.isTimestamp("lastEventTime") ? saved.getTimestamp("lastEventTime") : null;
         return new Checkpoint(saved.getDocument("token"), strings(saved.get("pending")), writer,
-                strings(saved.get("live")));
+                strings(saved.get("live")), lastEvent, lastEventTime, List.of());
     }
 
     private static Set<String> strings(BsonValue value) {
@@ -123,6 +139,12 @@ public final class CheckpointStore {
             document.append("token", checkpoint.token());
         }
         document.append("pending", sorted(checkpoint.pending())).append("live", sorted(checkpoint.live()));
+        if (checkpoint.lastEvent() != null) {
+            document.append("lastEvent", checkpoint.lastEvent());
+        }
+        if (checkpoint.lastEventTime() != null) {
+            document.append("lastEventTime", checkpoint.lastEventTime());
+        }
         try {
             checkpoints.replaceOne(Filters.eq("_id", idOf(collection, instanceId)), document,
                     new ReplaceOptions().upsert(true));

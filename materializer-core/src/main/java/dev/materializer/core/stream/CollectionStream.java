@@ -118,6 +118,16 @@ public final class CollectionStream {
     /** The cluster time of the newest event the listener took; {@link #heardAfter} reads it. */
     private volatile @Nullable BsonTimestamp heardThrough;
 
+    /**
+     * The id of the newest event handed over before the stream's position, and its cluster time:
+     * carried over from the checkpoint it resumed from, saved with each checkpoint so checkpoints of
+     * different instances can be ordered ({@link Checkpoint#coversWhatPrecedes}). Null when unknown
+     * (started from now). The stream thread's only.
+     */
+    private @Nullable BsonDocument lastEvent;
+
+    private @Nullable BsonTimestamp lastEventTime;
+
     private @Nullable Thread thread;
 
     /**
@@ -293,6 +303,8 @@ public final class CollectionStream {
             }
         }
         BsonDocument token = saved.token();
+        lastEvent = saved.lastEvent();
+        lastEventTime = saved.lastEventTime();
         // Handed over with every open until the listener has been told of one: a cursor that failed
         // before it opened told it nothing, and what the checkpoint leaves to catch up is still to do.
         Checkpoint from = saved;
@@ -317,6 +329,8 @@ public final class CollectionStream {
             failures = outcome.servedEvents() ? 1 : failures + 1;
             if (outcome.historyLost()) {
                 token = null;
+                lastEvent = null;
+                lastEventTime = null;
                 // It no longer resumes from the checkpoint: the listener catches up everything instead.
                 from = Checkpoint.NONE;
                 if (checkpoints != null) {
@@ -419,6 +433,8 @@ public final class CollectionStream {
                     if (eventToken != null) {
                         position = eventToken;
                     }
+                    lastEvent = eventToken;
+                    lastEventTime = time;
                     lastSave = saveIfDue(position, lastSave, false);
                 }
                 saveIfDue(position, lastSave, true);
@@ -532,7 +548,7 @@ public final class CollectionStream {
         }
         Checkpoint checkpoint;
         try {
-            checkpoint = listener.checkpointAt(collection, position);
+            checkpoint = listener.checkpointAt(collection, position).withLastEvent(lastEvent, lastEventTime);
         }
         catch (RuntimeException ex) {
             log.warn("The pending partitions of {} are unknown, the checkpoint waits: {}", collection, ex.toString());

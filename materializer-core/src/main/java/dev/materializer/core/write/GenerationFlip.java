@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * instances do at the same time, the one that started from an older state can never make its
  * result current over the other's: its compare-and-set finds the version moved, and it gives way
  * (a later pass follows). A pass in groups also needs its live lease. Times are the server's
- * ({@code $currentDate}).
+ * ({@code $currentDate}). A pass that ends ok sends its status ({@link PassStatus}) in the same
+ * compare-and-set, so the state lands exactly when the result does.
  *
  * <p>Immutable and thread-safe.
  */
@@ -52,12 +53,40 @@ final class GenerationFlip {
      * @return false when the pass lost its lease, or another pass wrote the view since it started
      */
     boolean flip(ViewDefinition view, ViewStatus start, Instant serverTimeBefore, long generation, String owner) {
+        return flip(view, start, serverTimeBefore, generation, owner, null);
+    }
+
+    /**
+     * The flip of a pass in groups, as above, with the ok state of the pass when given a note.
+     * @param note what the status says once the pass ends ok, or null
+     */
+    boolean flip(ViewDefinition view, ViewStatus start, Instant serverTimeBefore, long generation, String owner,
+            @Nullable PassStatus note) {
         BsonDocument filter = expecting(view, start.generation(), start.version())
             .append(views.status("lease.owner"), new BsonString(owner))
             .append("$expr", views.leaseIsLive());
         BsonDocument update = flipTo(view, start, serverTimeBefore, generation);
         unset(update, views.status("lease"));
-        return views.collection().updateOne(filter, update).getMatchedCount() == 1;
+        return compareAndSet(null, views.collection(), view, filter, update, note);
+    }
+
+    /**
+     * Sends a compare-and-set; with a note, the ok state of the pass goes with it. An update, not a
+     * find-and-modify: every server tells it on the views stream (the in-process test server tells
+     * no find-and-modify), which is how every instance, this one included, learns the new status.
+     * @return whether it matched
+     */
+    private boolean compareAndSet(@Nullable ClientSession session, MongoCollection<BsonDocument> collection,
+            ViewDefinition view, BsonDocument filter, BsonDocument update, @Nullable PassStatus note) {
+        if (note != null) {
+            note.addTo(update, views, view);
+        }
+        boolean matched = (session == null ? collection.updateOne(filter, update)
+                : collection.updateOne(session, filter, update)).getMatchedCount() == 1;
+        if (note != null) {
+            note.landed(matched);
+        }
+        return matched;
     }
 
     /**
@@ -67,9 +96,17 @@ final class GenerationFlip {
      * @return false when another pass wrote the view since this one started
      */
     boolean confirm(ViewDefinition view, @Nullable Generation expected, long version) {
-        return views.collection().updateOne(expecting(view, expected, version), new BsonDocument("$inc", inc())
-            .append("$set", new BsonDocument(views.status(GenerationPlace.FIELD), placeOf(view))))
-            .getMatchedCount() == 1;
+        return confirm(view, expected, version, null);
+    }
+
+    /**
+     * Confirms as above, with the ok state of the pass when given a note.
+     * @param note what the status says once the pass ends ok, or null
+     */
+    boolean confirm(ViewDefinition view, @Nullable Generation expected, long version, @Nullable PassStatus note) {
+        return compareAndSet(null, views.collection(), view, expecting(view, expected, version),
+                new BsonDocument("$inc", inc())
+                    .append("$set", new BsonDocument(views.status(GenerationPlace.FIELD), placeOf(view))), note);
     }
 
     /** Where the pass of a view writes: what a flip or a confirmation records as the place of its generation. */
@@ -88,14 +125,15 @@ final class GenerationFlip {
      * @return false when another pass wrote or holds the view
      */
     boolean flipInTransaction(ClientSession session, MongoCollection<BsonDocument> viewsInSession,
-            ViewDefinition view, ViewStatus start, Instant serverTimeBefore) {
+            ViewDefinition view, ViewStatus start, Instant serverTimeBefore, @Nullable PassStatus note) {
         long generation = start.attempts() + 1;
         BsonDocument filter = expecting(view, start.generation(), start.version())
             .append(views.status(ViewStatus.ATTEMPTS), atCount(start.attempts()))
             .append("$expr", new BsonDocument("$not", new BsonArray(List.of(views.leaseIsLive()))));
         BsonDocument update = flipTo(view, start, serverTimeBefore, generation);
         update.getDocument("$set").append(views.status(ViewStatus.ATTEMPTS), new BsonInt64(generation));
-        return viewsInSession.updateOne(session, filter, update).getMatchedCount() == 1;
+        // The writer forgets the note's status again when the transaction does not commit
+        return compareAndSet(session, viewsInSession, view, filter, update, note);
     }
 
     /**

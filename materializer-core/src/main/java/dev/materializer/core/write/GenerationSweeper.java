@@ -1,6 +1,8 @@
 package dev.materializer.core.write;
 
 import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
@@ -21,7 +23,13 @@ import org.slf4j.LoggerFactory;
  * generation, so the sweep removes less. The versions an attempt added and did not flip are not the
  * sweep's: the next attempt, holding the lease, removes them.
  *
- * <p>Immutable and thread-safe.
+ * <p>Before a pass it sweeps only when the oldest readable generation of the place (target and
+ * partition) moved since its last sweep there ({@link #sweepOnce}): versions superseded at or before
+ * a number it swept do not come back (a close names an attempt above the current generation), so
+ * sweeping again at the same number removes nothing but costs a round trip. Sweeping less only
+ * keeps old versions longer; the sweep after each flip's grace still runs whatever was swept.
+ *
+ * <p>Thread-safe: the numbers swept are in a concurrent map, one entry per place swept.
  */
 final class GenerationSweeper {
 
@@ -32,6 +40,9 @@ final class GenerationSweeper {
     private final TargetRows rows;
 
     private final ReadableGenerations readable;
+
+    /** Per place ({@code target \0 partition}), the oldest readable generation it was last swept at. */
+    private final Map<String, Long> sweptAt = new ConcurrentHashMap<>();
 
     GenerationSweeper(MongoDatabase database, TargetRows rows, ReadableGenerations readable) {
         this.database = database;
@@ -50,11 +61,34 @@ final class GenerationSweeper {
         if (oldestReadable <= 0) {
             return 0;
         }
+        return sweepAt(view, oldestReadable);
+    }
+
+    /**
+     * Sweeps as {@link #sweep} does, unless this instance swept the view's place at that oldest
+     * readable generation or a later one already: then nothing is there to remove.
+     * @return how many versions it removed
+     */
+    long sweepOnce(ViewDefinition view, ViewStatus status, Instant serverNow) {
+        long oldestReadable = readable.oldestReadable(status, serverNow);
+        Long swept = sweptAt.get(placeOf(view));
+        if (oldestReadable <= 0 || (swept != null && swept >= oldestReadable)) {
+            return 0;
+        }
+        return sweepAt(view, oldestReadable);
+    }
+
+    private long sweepAt(ViewDefinition view, long oldestReadable) {
         MongoCollection<BsonDocument> target = database.getCollection(view.targetCollection(), BsonDocument.class);
         long removed = target.deleteMany(rows.supersededBy(view.partition(), oldestReadable)).getDeletedCount();
         if (removed > 0) {
             log.debug("View {}: removed {} superseded row version(s)", view.key(), removed);
         }
+        sweptAt.merge(placeOf(view), oldestReadable, Math::max);
         return removed;
+    }
+
+    private static String placeOf(ViewDefinition view) {
+        return view.targetCollection() + "\0" + view.partition();
     }
 }

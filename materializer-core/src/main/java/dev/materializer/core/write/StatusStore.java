@@ -117,7 +117,17 @@ public final class StatusStore {
      */
     public void write(ViewDefinition view, ViewState state, @Nullable String lastError, Instant at,
             Map<String, BsonTimestamp> covered, Collection<String> reads) {
-        BsonDocument update = update(state, lastError, at);
+        views.collection().updateOne(views.filter(view), stateUpdate(views, view, state, lastError, at, covered, reads));
+    }
+
+    /**
+     * The update of a status write (see {@link #write(ViewDefinition, ViewState, String, Instant, Map, Collection)}),
+     * for a flip or a confirmation to send with its own: the state of a pass that ended ok then lands
+     * in the same compare-and-set as its result.
+     */
+    static BsonDocument stateUpdate(ViewDocuments views, ViewDefinition view, ViewState state,
+            @Nullable String lastError, Instant at, Map<String, BsonTimestamp> covered, Collection<String> reads) {
+        BsonDocument update = update(views, state, lastError, at);
         if (state == ViewState.OK) {
             update.getDocument("$set").append(views.status(FINGERPRINT_FIELD), new BsonString(view.fingerprint()));
             if (reads.isEmpty()) {
@@ -132,7 +142,7 @@ public final class StatusStore {
         if (!covered.isEmpty()) {
             update.append("$max", CoveredTimes.raise(views::status, covered));
         }
-        views.collection().updateOne(views.filter(view), update);
+        return update;
     }
 
     /**
@@ -189,7 +199,27 @@ public final class StatusStore {
      * @param at when (host time)
      */
     public void writeInvalid(BsonValue id, @Nullable String partition, String error, Instant at) {
-        views.collection().updateOne(views.filter(id, partition), update(ViewState.ERRORED, error, at));
+        views.collection().updateOne(views.filter(id, partition), update(views, ViewState.ERRORED, error, at));
+    }
+
+    /**
+     * The status fields of every view document of a partition, by the text of its id
+     * ({@link dev.materializer.core.view.ViewKey#idText}): one read for a partition taken over.
+     * @param partition the partition
+     * @return the stored status fields; a document without one is left out
+     */
+    public Map<String, BsonDocument> storedStatuses(String partition) {
+        Map<String, BsonDocument> statuses = new HashMap<>();
+        views.collection()
+            .find(new BsonDocument(views.partitionField(), new BsonString(partition)))
+            .projection(Projections.include(views.statusField()))
+            .forEach(document -> {
+                BsonValue stored = document.get(views.statusField());
+                if (stored != null && stored.isDocument()) {
+                    statuses.put(dev.materializer.core.view.ViewKey.idText(document.get("_id")), stored.asDocument());
+                }
+            });
+        return statuses;
     }
 
     /**
@@ -219,7 +249,7 @@ public final class StatusStore {
             return null;
         }
         BsonValue stored = row.get("status");
-        return new StatusAtServerTime(statusOf(stored), Instant.ofEpochMilli(row.getDateTime("now").getValue()),
+        return new StatusAtServerTime(statusOf(stored), ServerTime.readNow(Instant.ofEpochMilli(row.getDateTime("now").getValue())),
                 GenerationPlace.of(stored != null && stored.isDocument() ? stored.asDocument() : null));
     }
 
@@ -291,7 +321,7 @@ public final class StatusStore {
         return ViewStatus.fromBson(value != null && value.isDocument() ? value.asDocument() : null);
     }
 
-    private BsonDocument update(ViewState state, @Nullable String lastError, Instant at) {
+    private static BsonDocument update(ViewDocuments views, ViewState state, @Nullable String lastError, Instant at) {
         BsonDocument set = new BsonDocument(views.status("state"), new BsonString(state.value()))
             .append(views.status("at"), new BsonDateTime(at.toEpochMilli()));
         BsonDocument update = new BsonDocument("$set", set);
@@ -307,10 +337,15 @@ public final class StatusStore {
     /**
      * The status of a view read together with the server's time.
      * @param status its status
-     * @param serverNow the server's time of the read
+     * @param serverTime the server's time of the read, carried forward
      * @param place where its generation was written, when recorded
      */
-    record StatusAtServerTime(ViewStatus status, Instant serverNow, @Nullable GenerationPlace place) {
+    record StatusAtServerTime(ViewStatus status, ServerTime serverTime, @Nullable GenerationPlace place) {
+
+        /** The server's time of the read. */
+        Instant serverNow() {
+            return serverTime.read();
+        }
 
         /**
          * Whether the status's generation was written in another place than the one the view
@@ -325,7 +360,7 @@ public final class StatusStore {
         /** True while a lease of a pass in groups holds the view. */
         boolean leaseIsLive() {
             ViewStatus.Lease lease = status.lease();
-            return lease != null && lease.until().isAfter(serverNow);
+            return lease != null && lease.until().isAfter(serverNow());
         }
     }
 }

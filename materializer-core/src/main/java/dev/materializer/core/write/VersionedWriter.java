@@ -183,11 +183,24 @@ final class VersionedWriter {
     WriteOutcome write(ViewDefinition view, ViewStatus start, Instant serverNow,
             Map<String, @Nullable Generation> generations, @Nullable KeyScope scope, boolean arrived)
             throws ViewRunException, PassSupersededException {
+        return write(view, start, ServerTime.readNow(serverNow), generations, scope, arrived, null);
+    }
+
+    /**
+     * Writes the view's result as above; with a note, the ok state of the pass goes in the flip or
+     * the confirmation that ends it ({@link PassStatus}), and the note keeps the status it left.
+     * @param serverTime the server's time when the starting status was read, carried forward
+     * @param note what the status says once the pass ends ok, or null to write only the result
+     */
+    WriteOutcome write(ViewDefinition view, ViewStatus start, ServerTime serverTime,
+            Map<String, @Nullable Generation> generations, @Nullable KeyScope scope, boolean arrived,
+            @Nullable PassStatus note) throws ViewRunException, PassSupersededException {
         if (arrived && scope != null) {
             throw new IllegalStateException("a view in a new place runs whole first");
         }
         MongoCollection<BsonDocument> target = database.getCollection(view.targetCollection(), BsonDocument.class);
-        Attempt attempt = new Attempt(view, start, serverNow, target, scope == null ? null : keysOf(scope), arrived);
+        Attempt attempt = new Attempt(view, start, serverTime, target, scope == null ? null : keysOf(scope), arrived,
+                note);
         try (ResultReader.Cursor result = scope == null ? reader.open(view, generations)
                 : reader.open(view, scope.pipeline(), generations);
                 StoredRows stored = StoredRows.open(target, rows, view.partition(), attempt.inPlace, false,
@@ -225,6 +238,12 @@ final class VersionedWriter {
 
         /** The server's time when the pass read its starting status: earlier than any write of it. */
         private final Instant serverNow;
+
+        /** The same, carried forward to the leases' ends. */
+        private final ServerTime serverTime;
+
+        /** What the status says once the pass ends ok, sent with its flip; null to write the result only. */
+        private final @Nullable PassStatus note;
 
         private final MongoCollection<BsonDocument> target;
 
@@ -265,13 +284,15 @@ final class VersionedWriter {
         /** Rows the result has that the stored generation lacks: what a key-scoped pass adds to the view. */
         private long rowsAdded;
 
-        Attempt(ViewDefinition view, ViewStatus start, Instant serverNow, MongoCollection<BsonDocument> target,
-                @Nullable Set<String> scope, boolean arrived) {
+        Attempt(ViewDefinition view, ViewStatus start, ServerTime serverTime, MongoCollection<BsonDocument> target,
+                @Nullable Set<String> scope, boolean arrived, @Nullable PassStatus note) {
             this.scope = scope;
             this.view = view;
             this.start = start;
             this.inPlace = arrived ? null : start.generation();
-            this.serverNow = serverNow;
+            this.serverNow = serverTime.read();
+            this.serverTime = serverTime;
+            this.note = note;
             this.target = target;
             this.owner = instanceId + "/" + id.toHexString();
         }
@@ -356,7 +377,7 @@ final class VersionedWriter {
                     begin();
                 }
                 writeGroup(renewFirst);
-                if (!flip.flip(view, start, serverNow, generation, owner)) {
+                if (!flip.flip(view, start, serverNow, generation, owner, note)) {
                     lost = true;
                     throw new PassSupersededException(
                             "the pass lost its lease, or another pass changed the generation of the view");
@@ -386,7 +407,7 @@ final class VersionedWriter {
 
         /** Takes the lease and the next generation, and removes what attempts that did not flip left. */
         private void begin() throws PassSupersededException {
-            long taken = leases.take(view, owner, start.generation(), start.version());
+            long taken = leases.take(view, owner, start.generation(), start.version(), serverTime);
             if (taken == 0) {
                 throw new PassSupersededException(
                         "a pass of another instance holds the view, or wrote it since this pass started");
@@ -405,7 +426,7 @@ final class VersionedWriter {
             try {
                 boolean committed = inTransaction((session, targetInSession) -> {
                     // First, so that a pass taking the lease meanwhile is a write conflict of this one
-                    if (!flip.flipInTransaction(session, transactionsViews.collection(), view, start, serverNow)) {
+                    if (!flip.flipInTransaction(session, transactionsViews.collection(), view, start, serverNow, note)) {
                         throw new PassSupersededException("another pass holds or wrote the view since this one started");
                     }
                     generation = start.attempts() + 1;
@@ -414,12 +435,25 @@ final class VersionedWriter {
                 }, "it writes in groups");
                 if (!committed) {
                     generation = 0;
+                    forgetNote();
                 }
                 return committed;
             }
             catch (PassSupersededException ex) {
                 generation = 0;
+                forgetNote();
                 throw ex;
+            }
+            catch (RuntimeException ex) {
+                forgetNote();
+                throw ex;
+            }
+        }
+
+        /** A flip sent in a transaction that did not commit left no status. */
+        private void forgetNote() {
+            if (note != null) {
+                note.forget();
             }
         }
 
@@ -561,7 +595,7 @@ final class VersionedWriter {
         private boolean writeGroupInTransaction() throws ViewRunException, PassSupersededException {
             try {
                 boolean committed = inTransaction((session, targetInSession) -> {
-                    if (!leases.renew(session, transactionsViews.collection(), view, owner)) {
+                    if (!leases.renew(session, transactionsViews.collection(), view, owner, serverTime)) {
                         throw new PassSupersededException("the pass lost its lease");
                     }
                     send(targetInSession, session);
@@ -609,7 +643,7 @@ final class VersionedWriter {
         }
 
         private void renew() throws PassSupersededException {
-            if (!leases.renew(view, owner)) {
+            if (!leases.renew(view, owner, serverTime)) {
                 lost = true;
                 throw new PassSupersededException("the pass lost its lease");
             }

@@ -27,9 +27,11 @@ import org.jspecify.annotations.Nullable;
  * owner and a lease still live; so a pass that stalled past its lease cannot take the view back
  * from the pass that followed it.
  *
- * <p>The end of the lease is the server's time read just before (with {@code $$NOW}) plus
- * {@code passLease}, set by a classic update: no pipeline-style update, which some servers lack.
- * The time between the read and the write only shortens the lease.
+ * <p>The end of the lease is the server's time plus {@code passLease}, set by a classic update: no
+ * pipeline-style update, which some servers lack. The server's time is the one the pass read with its
+ * starting status, carried forward by the host's monotonic clock ({@link ServerTime}: never ahead of
+ * the server's), so neither the take nor a renewal costs a read of it; the time between the read and
+ * the write only shortens the lease.
  *
  * <p>Immutable and thread-safe.
  */
@@ -55,14 +57,12 @@ final class ViewLeases {
      * pass started, and counts the attempt.
      * @param expected the generation the pass started from
      * @param version the write version the pass started from
+     * @param serverTime the server's time, as the pass read it
      * @return the attempt's number, the generation it writes; 0 when a live lease holds the view,
      *     another pass wrote it, or the document is gone
      */
-    long take(ViewDefinition view, String owner, @Nullable Generation expected, long version) {
-        Instant now = views.serverNow(view);
-        if (now == null) {
-            return 0;
-        }
+    long take(ViewDefinition view, String owner, @Nullable Generation expected, long version, ServerTime serverTime) {
+        Instant now = serverTime.now();
         BsonDocument filter = flip.expecting(view, expected, version)
             .append("$expr", new BsonDocument("$not", new BsonArray(List.of(views.leaseIsLive()))));
         BsonDocument lease = new BsonDocument("owner", new BsonString(owner)).append("until", until(now));
@@ -82,8 +82,8 @@ final class ViewLeases {
      * Extends the lease of a pass while it is live and still its own.
      * @return false when the pass lost it
      */
-    boolean renew(ViewDefinition view, String owner) {
-        return renew(null, views.collection(), view, owner);
+    boolean renew(ViewDefinition view, String owner, ServerTime serverTime) {
+        return renew(null, views.collection(), view, owner, serverTime);
     }
 
     /**
@@ -92,14 +92,12 @@ final class ViewLeases {
      * view by another pass meanwhile is a write conflict of one of them.
      * @param session the session of the transaction, or null for a write of its own
      * @param viewsCollection the views collection, of the session's client when given a session
+     * @param serverTime the server's time, as the pass read it
      * @return false when the pass lost it
      */
     boolean renew(@Nullable ClientSession session, MongoCollection<BsonDocument> viewsCollection, ViewDefinition view,
-            String owner) {
-        Instant now = views.serverNow(view);
-        if (now == null) {
-            return false;
-        }
+            String owner, ServerTime serverTime) {
+        Instant now = serverTime.now();
         BsonDocument filter = views.filter(view)
             .append(views.status("lease.owner"), new BsonString(owner))
             .append("$expr", views.leaseIsLive());

@@ -30,8 +30,11 @@ import org.slf4j.LoggerFactory;
  * when the deployment offers transactions and the diff is small, else in groups under a lease,
  * flipped in by a compare-and-set.
  *
- * <p>Before each run it reads the view's status with the server's time, gives way to a live lease
- * of another pass, and removes the row versions no reader needs any more. The first pass of a view
+ * <p>Before each run it reads the view's status with the server's time — the only read of it the
+ * pass makes: the leases carry that time forward ({@link ServerTime}) — gives way to a live lease
+ * of another pass, and removes the row versions no reader needs any more (when the oldest readable
+ * generation moved since it last did). Given a {@link PassStatus}, the ok state of the pass goes in
+ * the compare-and-set that ends it. The first pass of a view
  * in its place — never run, or given another target or partition since its generation was written
  * ({@link dev.materializer.core.view.GenerationPlace}) — replaces every version of its partition
  * there, so it first checks that no other view document holds that target there
@@ -143,6 +146,23 @@ public final class ViewRunner {
      * @throws MongoException only when the deployment fails
      */
     public PassReport run(ViewDefinition view, @Nullable KeyScope scope) {
+        return run(view, scope, null, true);
+    }
+
+    /**
+     * Runs the view once, as above, in as few round trips as it can: given a note, the ok state of
+     * the pass goes in the compare-and-set that ends it (its flip or confirmation) and the note keeps
+     * the status that left ({@link PassStatus#written()}); and the current generations of the other
+     * views' targets are read only when the view reads one.
+     * @param note what the status says once the pass ends ok; null to write the result only
+     * @param readsViewTargets whether any collection the view reads is the target of a view document of
+     *     its partition (valid or not, as the registry knows them): only then does the guard need their
+     *     current generations, read from the view documents
+     * @return what the pass did
+     * @throws MongoException only when the deployment fails
+     */
+    public PassReport run(ViewDefinition view, @Nullable KeyScope scope, @Nullable PassStatus note,
+            boolean readsViewTargets) {
         long started = System.nanoTime();
         WriteMode mode = WriteMode.NONE;
         try {
@@ -175,19 +195,22 @@ public final class ViewRunner {
             }
             else {
                 // An arrived view's generations are of its old place: they say nothing of the rows here
-                sweeper.sweep(view, status.status(), status.serverNow());
+                sweeper.sweepOnce(view, status.status(), status.serverNow());
             }
-            Map<String, @Nullable Generation> generations = statuses.currentGenerations(view.partition());
+            // A view reading no other view's target needs none of their generations: the guard scopes
+            // its reads by partition alone
+            Map<String, @Nullable Generation> generations = readsViewTargets
+                    ? statuses.currentGenerations(view.partition()) : Map.of();
             mode = transactional ? WriteMode.TRANSACTION : WriteMode.GENERATION;
             // A view without versions of its own yet is written whole: its keys have no rows to replace
             KeyScope keys = current == null || current.isLegacy() || arrived ? null : scope;
             WriteOutcome outcome;
             try {
-                outcome = writer.write(view, status.status(), status.serverNow(), generations, keys, arrived);
+                outcome = writer.write(view, status.status(), status.serverTime(), generations, keys, arrived, note);
             }
             catch (OutsideKeyScopeException ex) {
                 log.warn("View {}: {}; it runs whole", view.key(), ex.getMessage());
-                return run(view, null).scoped(PassScope.FULL, ex.getMessage());
+                return run(view, null, note, readsViewTargets).scoped(PassScope.FULL, ex.getMessage());
             }
             catch (ViewRunException ex) {
                 PassReport errored = new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started),
@@ -195,7 +218,7 @@ public final class ViewRunner {
                 return scoped(errored, scope, keys);
             }
             mode = outcome.mode();
-            return scoped(confirmed(view, outcome, current, status.status().version(), started), scope, keys);
+            return scoped(confirmed(view, outcome, current, status.status().version(), note, started), scope, keys);
         }
         catch (PassSupersededException ex) {
             log.debug("View {}: {}; a later pass follows", view.key(), ex.getMessage());
@@ -334,8 +357,8 @@ public final class ViewRunner {
      * no pass that started earlier can still make an older result current after this conclusion.
      */
     private PassReport confirmed(ViewDefinition view, WriteOutcome outcome, @Nullable Generation current, long version,
-            long started) throws PassSupersededException {
-        if (!outcome.changed() && !flip.confirm(view, current, version)) {
+            @Nullable PassStatus note, long started) throws PassSupersededException {
+        if (!outcome.changed() && !flip.confirm(view, current, version, note)) {
             throw new PassSupersededException("another pass wrote the view while this one found it unchanged");
         }
         return report(view, outcome, started);

@@ -43,17 +43,8 @@ abstract class NeverLoseAChangeScenarios {
     void aCrashedInstanceRestartedUnderItsIdWithinTheLeaseRunsWhatChangedWhileItWasDown(TestMongo mongo) {
         ManualClock clock = new ManualClock();
         try (EngineFixture b = instance(mongo, clock, "node-b"); EngineFixture a = instance(mongo, clock, "node-a")) {
-            seed(a);
-            a.start();
-            b.start();
-            clock.advance(a.options.partitionLease().dividedBy(3));
-            awaitLive(a, "node-a", "node-b");
-            awaitLive(b, "node-a", "node-b");
-            touchEveryTenant(a);
-            a.settle();
-            b.settle();
             // Both streams save where they stand, then node-a dies.
-            saveCheckpoints(clock, mongo);
+            startTwoAndSaveCheckpoints(a, b, clock, mongo);
             EngineProbe.crash(a.engine);
 
             String tenant = ownedBy("node-a", "node-a", "node-b");
@@ -114,6 +105,84 @@ abstract class NeverLoseAChangeScenarios {
                         .containsExactly(row("apple", "revenue", 1), row("fig", "revenue", 10));
                 }
             }
+        }
+    }
+
+    @Test
+    void aRestartUnderANewIdAfterAClusterOfTwoRunsOnlyTheViewsOfWhatChangedWhileItWasDown(TestMongo mongo) {
+        ManualClock clock = new ManualClock();
+        try (EngineFixture b = instance(mongo, clock, "node-b"); EngineFixture a = instance(mongo, clock, "node-a")) {
+            startTwoAndSaveCheckpoints(a, b, clock, mongo);
+        }
+        String changed = TENANTS.get(5);
+        mongo.database().getCollection("orders").insertOne(order("while-down", changed, "fig", 2, 5));
+
+        try (EngineFixture c = instance(mongo, clock, "node-c")) {
+            c.start();
+            c.settle();
+            // Each checkpoint answers for its writer's tenants up to the same last event: only the change runs
+            assertThat(c.events.passes).extracting(report -> report.view().partition()).containsOnly(changed);
+            assertThat(c.rows("revenue-" + changed, "revenue")).containsExactly(row("apple", "revenue", 1),
+                    row("fig", "revenue", 10));
+            for (String tenant : TENANTS) {
+                if (!tenant.equals(changed)) {
+                    assertThat(c.rows("revenue-" + tenant, "revenue")).as(tenant).containsExactly(row("apple", "revenue", 1));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aPartitionTakenOverRunsOnlyTheViewsWithChangesItsPreviousOwnerDidNotApply(TestMongo mongo) {
+        ManualClock clock = new ManualClock();
+        String applied;
+        String unapplied;
+        EngineFixture b = instance(mongo, clock, "node-b");
+        try {
+            try (EngineFixture first = instance(mongo, clock, "node-a")) {
+                startTwoAndSaveCheckpoints(first, b, clock, mongo);
+            }
+            // node-a comes back (a rolling restart): its streams resume where both checkpoints answer for every tenant
+            try (EngineFixture a = instance(mongo, clock, "node-a")) {
+                a.start();
+                clock.advance(a.options.partitionLease().dividedBy(3));
+                awaitLive(a, "node-a", "node-b");
+                awaitLive(b, "node-a", "node-b");
+                a.settle();
+                b.settle();
+                List<String> ofB = TENANTS.stream()
+                    .filter(tenant -> Rendezvous.owner(tenant, List.of("node-a", "node-b")).equals("node-b")).toList();
+                applied = ofB.get(0);
+                unapplied = ofB.get(1);
+                // node-b applies a change of one of its tenants...
+                int heard = a.events.changes.get();
+                b.collection("orders").insertOne(order("applied", applied, "fig", 2, 5));
+                a.events.awaitChanges(heard + 1);
+                b.settle();
+                assertThat(b.rows("revenue-" + applied, "revenue")).contains(row("fig", "revenue", 10));
+                // ...and stops having heard one of another, before its pass (a stop runs no pass)
+                heard = a.events.changes.get();
+                int heardByB = b.events.changes.get();
+                b.collection("orders").insertOne(order("unapplied", unapplied, "fig", 3, 5));
+                a.events.awaitChanges(heard + 1);
+                b.events.awaitChanges(heardByB + 1);
+                b.close();
+                a.events.clear();
+
+                // node-b's heartbeat is gone: node-a takes its tenants at its next beat
+                clock.advance(a.options.partitionLease().dividedBy(3));
+                awaitLive(a, "node-a");
+                a.settle();
+
+                assertThat(a.events.passes).extracting(report -> report.view().partition()).containsOnly(unapplied);
+                assertThat(a.rows("revenue-" + unapplied, "revenue")).containsExactly(row("apple", "revenue", 1),
+                        row("fig", "revenue", 15));
+                assertThat(a.rows("revenue-" + applied, "revenue")).containsExactly(row("apple", "revenue", 1),
+                        row("fig", "revenue", 10));
+            }
+        }
+        finally {
+            b.close();
         }
     }
 
@@ -462,6 +531,23 @@ abstract class NeverLoseAChangeScenarios {
 
     private static EngineFixture instance(TestMongo mongo, ManualClock clock, String id, Duration partitionLease) {
         return new EngineFixture(mongo, clock, builder -> builder.instanceId(id).partitionLease(partitionLease));
+    }
+
+    /**
+     * Seeds the tenants, starts node-a and node-b, lets each see the other live, makes an event in
+     * every tenant and saves both instances' checkpoints past it.
+     */
+    private static void startTwoAndSaveCheckpoints(EngineFixture a, EngineFixture b, ManualClock clock, TestMongo mongo) {
+        seed(a);
+        a.start();
+        b.start();
+        clock.advance(a.options.partitionLease().dividedBy(3));
+        awaitLive(a, "node-a", "node-b");
+        awaitLive(b, "node-a", "node-b");
+        touchEveryTenant(a);
+        a.settle();
+        b.settle();
+        saveCheckpoints(clock, mongo);
     }
 
     /** One revenue view per tenant, each with one order. */

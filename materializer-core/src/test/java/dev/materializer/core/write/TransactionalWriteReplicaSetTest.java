@@ -163,7 +163,7 @@ class TransactionalWriteReplicaSetTest {
         ViewRunner runner = fixture.transactionalRunner();
         runner.run(view);
         ViewStatus startedFrom = fixture.status(view);
-        long stale = fixture.leases().take(view, "stale-pass", startedFrom.generation(), startedFrom.version());
+        long stale = fixture.leases().take(view, "stale-pass", startedFrom.generation(), startedFrom.version(), fixture.serverTime());
         assertThat(stale).isPositive();
         fixture.leases().release(view, "stale-pass");
 

@@ -347,7 +347,7 @@ abstract class VersionedWriteContract {
         runner.run(view);
         ViewStatus before = fixture.status(view);
         // An attempt that died after writing: a version of row 3 added, rows 3 and 5 closed, no flip
-        long died = fixture.leases().take(view, "dead-instance/pass", before.generation(), before.version());
+        long died = fixture.leases().take(view, "dead-instance/pass", before.generation(), before.version(), fixture.serverTime());
         TargetRows rows = fixture.rows();
         fixture.target().insertOne(rows.version(new ResultRow(new BsonInt32(3), new BsonDocument("amount", new BsonInt32(9)),
                 "h"), "acme", new ObjectId(), died));
@@ -384,7 +384,7 @@ abstract class VersionedWriteContract {
         runner.run(view);
         ViewStatus start = fixture.status(view);
         // Another pass holds the lease at the next number and wrote a version
-        long theirs = fixture.leases().take(view, "theirs", start.generation(), start.version());
+        long theirs = fixture.leases().take(view, "theirs", start.generation(), start.version(), fixture.serverTime());
         BsonDocument version = fixture.rows().version(new ResultRow(new BsonInt32(3),
                 new BsonDocument("amount", new BsonInt32(9)), "h"), "acme", new ObjectId(), theirs);
         fixture.target().insertOne(version);
@@ -526,7 +526,7 @@ abstract class VersionedWriteContract {
         fixture.groupsRunner().run(view);
         // An attempt that died leaves a number above the generation, so the next removes leftovers
         ViewStatus before = fixture.status(view);
-        fixture.leases().take(view, "dead-instance/pass", before.generation(), before.version());
+        fixture.leases().take(view, "dead-instance/pass", before.generation(), before.version(), fixture.serverTime());
         fixture.expireLease(view);
         ViewStatus start = fixture.status(view);
         fixture.source().updateMany(new BsonDocument(), Updates.set("amount", 2));
@@ -588,12 +588,12 @@ abstract class VersionedWriteContract {
         ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
         ViewLeases leases = fixture.leases();
 
-        assertThat(leases.take(view, "first", null, 0)).as("the first attempt").isEqualTo(1);
-        assertThat(leases.take(view, "second", null, 0)).isZero();
+        assertThat(leases.take(view, "first", null, 0, fixture.serverTime())).as("the first attempt").isEqualTo(1);
+        assertThat(leases.take(view, "second", null, 0, fixture.serverTime())).isZero();
         fixture.lease(view, "first", LONG_AGO);
-        assertThat(leases.take(view, "second", Generation.of(1), 0)).as("not at that generation").isZero();
-        assertThat(leases.take(view, "second", null, 3)).as("not at that version").isZero();
-        assertThat(leases.take(view, "second", null, 0)).as("after the first lease ended").isEqualTo(2);
+        assertThat(leases.take(view, "second", Generation.of(1), 0, fixture.serverTime())).as("not at that generation").isZero();
+        assertThat(leases.take(view, "second", null, 3, fixture.serverTime())).as("not at that version").isZero();
+        assertThat(leases.take(view, "second", null, 0, fixture.serverTime())).as("after the first lease ended").isEqualTo(2);
         assertThat(fixture.status(view).lease().owner()).isEqualTo("second");
         assertThat(fixture.status(view).attempts()).isEqualTo(2);
         assertThat(fixture.status(view).lease().until()).isAfter(Instant.now().minusSeconds(3600));
@@ -604,12 +604,12 @@ abstract class VersionedWriteContract {
         ViewFixture fixture = new ViewFixture(mongo);
         ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
         ViewLeases leases = fixture.leases();
-        leases.take(view, "mine", null, 0);
+        leases.take(view, "mine", null, 0, fixture.serverTime());
 
-        assertThat(leases.renew(view, "someone-else")).isFalse();
-        assertThat(leases.renew(view, "mine")).isTrue();
+        assertThat(leases.renew(view, "someone-else", fixture.serverTime())).isFalse();
+        assertThat(leases.renew(view, "mine", fixture.serverTime())).isTrue();
         fixture.lease(view, "mine", LONG_AGO);
-        assertThat(leases.renew(view, "mine")).as("after it ended").isFalse();
+        assertThat(leases.renew(view, "mine", fixture.serverTime())).as("after it ended").isFalse();
     }
 
     @Test
@@ -617,7 +617,7 @@ abstract class VersionedWriteContract {
         ViewFixture fixture = new ViewFixture(mongo);
         ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
         ViewLeases leases = fixture.leases();
-        leases.take(view, "mine", null, 0);
+        leases.take(view, "mine", null, 0, fixture.serverTime());
 
         leases.release(view, "someone-else");
         assertThat(fixture.status(view).lease()).isNotNull();
@@ -629,7 +629,7 @@ abstract class VersionedWriteContract {
     void theFlipNeedsTheLiveLeaseOfThePass(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
         ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
-        long generation = fixture.leases().take(view, "mine", null, 0);
+        long generation = fixture.leases().take(view, "mine", null, 0, fixture.serverTime());
         fixture.lease(view, "mine", LONG_AGO);
         assertThat(fixture.flip().flip(view, ViewStatus.NONE, fixture.serverNow(), generation, "mine")).as("with its lease ended").isFalse();
 

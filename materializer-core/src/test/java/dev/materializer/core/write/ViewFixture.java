@@ -102,6 +102,11 @@ final class ViewFixture {
     }
 
     /** The server's time now, as a pass reads it with its status (read with a view document: have one). */
+    /** The server's time now, carried forward as a pass carries the time of its status read. */
+    ServerTime serverTime() {
+        return ServerTime.readNow(serverNow());
+    }
+
     Instant serverNow() {
         BsonDocument row = views().aggregate(List.of(BsonDocument.parse("{$limit: 1}"),
                 BsonDocument.parse("{$project: {_id: 0, now: '$$NOW'}}"))).first();

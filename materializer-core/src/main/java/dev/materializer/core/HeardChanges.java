@@ -1,0 +1,121 @@
+package dev.materializer.core;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.materializer.core.view.CoveredTimes;
+import dev.materializer.core.view.Generation;
+import dev.materializer.core.view.GenerationPlace;
+import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewState;
+import dev.materializer.core.view.ViewStatus;
+import dev.materializer.core.write.StatusStore;
+import org.bson.BsonDocument;
+import org.bson.BsonTimestamp;
+import org.bson.BsonValue;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What this instance's streams heard of every partition, owned or not — so that, on taking a
+ * partition over, it can tell which of its views have changes after what their previous owner
+ * applied, and run only those.
+ *
+ * <p>Per collection, the partitions whose events before the stream's first position a checkpoint
+ * answers for ({@link #answered}): from there on the stream hands over every event. Per partition
+ * and view, the cluster time of the newest event routed to it ({@link #heard}), recorded before the
+ * stream asks who owns the partition, so a pass that sees the partition owned sees every event that
+ * was not marked for it. Memory: one time per view and collection it reads.
+ *
+ * <p>What it guarantees ({@link #applied}): a view is let go by a handover only when its stored
+ * status says {@code ok} for its current definition, in its place, having read the targets it reads
+ * now, and covers — per collection it reads, for which this instance heard the partition from an
+ * answered position on — every event heard of it (its {@code covered} time at or after the newest).
+ * Anything not known (an event without a cluster time, a routing failure, a stream started from now,
+ * a partition that appeared after the stream opened) makes the view run: fail safe.
+ *
+ * <p>Thread-safe: the streams write, the lanes read; concurrent maps.
+ */
+final class HeardChanges {
+
+    /** Stands for an event whose time is unknown: no covered time reaches it. */
+    private static final BsonTimestamp UNKNOWN = new BsonTimestamp(Integer.MAX_VALUE, Integer.MAX_VALUE);
+
+    /** Per collection, the partitions heard from an answered position on. */
+    private final Map<String, Set<String>> answered = new ConcurrentHashMap<>();
+
+    /** Per partition, per view id, per collection: the cluster time of the newest event routed to it. */
+    private final Map<String, Map<String, Map<String, BsonTimestamp>>> heard = new ConcurrentHashMap<>();
+
+    /**
+     * At a stream's first open: the partitions whose events before its position the checkpoint it
+     * resumed from (or one alongside) answers for. Replaces what was known of the collection.
+     */
+    void answered(String collection, Set<String> partitions) {
+        Set<String> known = ConcurrentHashMap.newKeySet();
+        known.addAll(partitions);
+        answered.put(collection, known);
+    }
+
+    /** A stream that started again from now: what came before is unknown for every partition. */
+    void forget(String collection) {
+        answered.put(collection, ConcurrentHashMap.newKeySet());
+    }
+
+    /** An event routed to some views of a partition; its time null when unknown. */
+    void heard(String collection, String partition, Collection<String> viewIds, @Nullable BsonTimestamp time) {
+        BsonTimestamp at = time == null ? UNKNOWN : time;
+        Map<String, Map<String, BsonTimestamp>> views = heard.computeIfAbsent(partition, key -> new ConcurrentHashMap<>());
+        for (String viewId : viewIds) {
+            views.computeIfAbsent(viewId, key -> new ConcurrentHashMap<>())
+                .merge(collection, at, (one, other) -> one.compareTo(other) >= 0 ? one : other);
+        }
+    }
+
+    /** An event that could not be routed: any view of these partitions may be affected, at an unknown time. */
+    void heardEvery(String collection, Collection<String> partitions) {
+        Set<String> known = answered.get(collection);
+        if (known != null) {
+            known.removeAll(partitions);
+        }
+    }
+
+    /**
+     * Whether the view's previous owner applied every change this instance heard of it.
+     * @param view the view
+     * @param status its status as stored now, or null
+     * @param reads the targets of other views of its partition it reads now
+     */
+    boolean applied(ViewDefinition view, @Nullable BsonDocument status, Collection<String> reads) {
+        if (status == null || !ViewState.OK.value().equals(stringOf(status, "state"))
+                || !view.fingerprint().equals(stringOf(status, StatusStore.FINGERPRINT_FIELD))
+                || !StatusStore.readsOf(status).equals(Set.copyOf(reads))) {
+            return false;
+        }
+        Generation generation = ViewStatus.fromBson(status).generation();
+        if (generation == null || generation.isLegacy()
+                || !GenerationPlace.fits(GenerationPlace.of(status), view.targetCollection(), view.partition())) {
+            return false;
+        }
+        for (String collection : view.collections()) {
+            if (!answered.getOrDefault(collection, Set.of()).contains(view.partition())) {
+                return false;
+            }
+        }
+        Map<String, BsonTimestamp> times = heard.getOrDefault(view.partition(), Map.of())
+            .getOrDefault(view.key().id(), Map.of());
+        for (Map.Entry<String, BsonTimestamp> newest : times.entrySet()) {
+            BsonTimestamp covered = CoveredTimes.of(status, newest.getKey());
+            if (covered == null || covered.compareTo(newest.getValue()) < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static @Nullable String stringOf(BsonDocument status, String field) {
+        BsonValue value = status.get(field);
+        return value != null && value.isString() ? value.asString().getValue() : null;
+    }
+}

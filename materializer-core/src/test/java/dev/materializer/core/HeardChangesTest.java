@@ -1,0 +1,64 @@
+package dev.materializer.core;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.materializer.core.view.ViewDefinition;
+import org.bson.BsonDocument;
+import org.bson.BsonInt64;
+import org.bson.BsonString;
+import org.bson.BsonTimestamp;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** When a partition taken over may let a view go: its previous owner's status covers all this instance heard. */
+class HeardChangesTest {
+
+    private static final ViewDefinition VIEW = new ViewDefinition(new BsonString("revenue"), "acme", List.of("orders"),
+            List.of(BsonDocument.parse("{$match: {}}")), "revenue", Map.of(), "fp-1");
+
+    private static BsonDocument status(String fingerprint, int coveredSeconds) {
+        return new BsonDocument("state", new BsonString("ok")).append("fingerprint", new BsonString(fingerprint))
+            .append("generation", new BsonInt64(3))
+            .append("covered", new BsonDocument("orders", new BsonTimestamp(coveredSeconds, 1)));
+    }
+
+    @Test
+    void aViewIsLetGoOnlyWhenItsStatusCoversEveryEventHeardFromAnAnsweredPosition() {
+        HeardChanges heard = new HeardChanges();
+        heard.answered("orders", Set.of("acme"));
+        heard.heard("orders", "acme", Set.of("revenue"), new BsonTimestamp(10, 1));
+
+        assertThat(heard.applied(VIEW, status("fp-1", 10), List.of())).as("covered up to the event heard").isTrue();
+        assertThat(heard.applied(VIEW, status("fp-1", 9), List.of())).as("an event after what it covers").isFalse();
+        assertThat(heard.applied(VIEW, status("fp-0", 10), List.of())).as("another definition ran").isFalse();
+        assertThat(heard.applied(VIEW, status("fp-1", 10), List.of("order_rows"))).as("it reads other targets now")
+            .isFalse();
+        assertThat(heard.applied(VIEW, null, List.of())).as("no status").isFalse();
+        assertThat(heard.applied(VIEW, status("fp-1", 10).append("state", new BsonString("errored")), List.of()))
+            .as("errored").isFalse();
+    }
+
+    @Test
+    void whatIsNotKnownRunsTheView() {
+        HeardChanges heard = new HeardChanges();
+        assertThat(heard.applied(VIEW, status("fp-1", 10), List.of())).as("never answered (no checkpoint)").isFalse();
+
+        heard.answered("orders", Set.of("acme"));
+        heard.heard("orders", "acme", Set.of("revenue"), null);
+        assertThat(heard.applied(VIEW, status("fp-1", Integer.MAX_VALUE - 1), List.of())).as("an event without a time")
+            .isFalse();
+
+        HeardChanges failed = new HeardChanges();
+        failed.answered("orders", Set.of("acme"));
+        failed.heardEvery("orders", Set.of("acme"));
+        assertThat(failed.applied(VIEW, status("fp-1", 10), List.of())).as("an event that could not be routed").isFalse();
+
+        HeardChanges restarted = new HeardChanges();
+        restarted.answered("orders", Set.of("acme"));
+        restarted.forget("orders");
+        assertThat(restarted.applied(VIEW, status("fp-1", 10), List.of())).as("a stream started again from now").isFalse();
+    }
+}
