@@ -250,7 +250,7 @@ public final class ViewMaterializer implements Materializer {
                 return;
             }
             failedStarts++;
-            Duration wait = Backoff.after(failedStarts, options.rewatch(), options.maxBackoff());
+            Duration wait = Backoff.jittered(failedStarts, options.rewatch(), options.maxBackoff(), Backoff.RANDOM);
             String why = "cannot start: " + failure.getMessage();
             setState(EngineState.RETRYING, why);
             log.warn("The materializer {}; it tries again in {}", why, Durations.text(wait));
