@@ -148,6 +148,20 @@ class ViewTemplatesTests {
     }
 
     @Test
+    void aBlankOrPlaceholderTenantIsRefusedNamingTheRuleAndWritesNothing(TestMongo mongo) {
+        on(mongo).withUserConfiguration(ShopTemplates.class).run(context -> {
+            ViewTemplates templates = context.getBean(ViewTemplates.class);
+            for (String tenant : List.of("", " ", "{tenant}", "acme{x}", " acme")) {
+                org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                    .isThrownBy(() -> templates.installFor(tenant))
+                    .withMessageContaining("'" + tenant + "'")
+                    .withMessageContaining(ViewTemplates.TENANT_RULE);
+            }
+            assertThat(views(mongo).countDocuments()).isZero();
+        });
+    }
+
+    @Test
     void anIdPatternWithoutTheTenantIsRefusedWhenBuilt() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ViewTemplate.withId("revenue"))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must hold {tenant} exactly once");

@@ -127,11 +127,14 @@ class ActuatorRenderingTests {
             .andExpect(jsonPath("$.views[*].id", contains("broken")));
         this.mvc.perform(get("/actuator/materializer").param("state", "broken"))
             .andExpect(status().isBadRequest())
-            .andExpect(status().reason("Unknown state 'broken': the state is one of [pending, ok, errored, cycle]"));
+            .andExpect(jsonPath("$.status").value(400))
+            .andExpect(jsonPath("$.detail").value("Unknown state 'broken': the state is one of [pending, ok, errored, cycle]"));
         this.mvc.perform(get("/actuator/materializer").param("size", "1001"))
             .andExpect(status().isBadRequest())
-            .andExpect(status().reason("The size is between 1 and 1000, was 1001"));
-        this.mvc.perform(get("/actuator/materializer").param("page", "first")).andExpect(status().isBadRequest());
+            .andExpect(jsonPath("$.detail").value("The size is between 1 and 1000, was 1001"));
+        this.mvc.perform(get("/actuator/materializer").param("page", "first"))
+            .andExpect(status().isBadRequest())
+            .andExpect(jsonPath("$.detail").value("The page is a whole number, was 'first'"));
     }
 
     @Test
@@ -227,10 +230,16 @@ class ActuatorRenderingTests {
         int callsBefore = this.engine.calls().size();
         this.mvc.perform(post("/actuator/materializer/acme/totals/rebuild"))
             .andExpect(status().isBadRequest())
-            .andExpect(status().reason("Unknown action 'rebuild': the action is one of [refresh, verify]"));
+            .andExpect(jsonPath("$.title").value("Bad Request"))
+            .andExpect(jsonPath("$.detail").value("Unknown action 'rebuild': the action is one of [refresh, verify]"));
         this.mvc.perform(post("/actuator/materializer/acme").contentType(MediaType.APPLICATION_JSON)
             .content("{\"id\": \"totals\", \"action\": \"rebuild\"}"))
-            .andExpect(status().isBadRequest());
+            .andExpect(status().isBadRequest())
+            .andExpect(jsonPath("$.detail").value("Unknown action 'rebuild': the action is one of [refresh, verify]"));
+        this.mvc.perform(post("/actuator/materializer/acme").contentType(MediaType.APPLICATION_JSON)
+            .content("{\"action\": \"verify\"}"))
+            .andExpect(status().isBadRequest())
+            .andExpect(jsonPath("$.detail").value("The body names the view: {\"id\": \"...\"}"));
         assertThat(this.engine.calls()).as("the unknown action ran nothing").hasSize(callsBefore);
     }
 
@@ -288,6 +297,17 @@ class ActuatorRenderingTests {
         assertThat(measurement("materializer.reconcile.drift")).isEqualTo(driftBefore + 2);
     }
 
+    @Test
+    void aViewATenantDoesNotHaveIsANotFoundProblemInTheApplicationsOwnController() throws Exception {
+        this.mvc.perform(get("/shop/acme/nope"))
+            .andExpect(status().isNotFound())
+            .andExpect(jsonPath("$.status").value(404))
+            .andExpect(jsonPath("$.title").value("Not Found"))
+            .andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.startsWith("Tenant 'acme' has no view 'nope'")))
+            .andExpect(jsonPath("$.tenant").value("acme"))
+            .andExpect(jsonPath("$.view").value("nope"));
+    }
+
     private double measurement(String meter) throws Exception {
         String body = this.mvc.perform(get("/actuator/metrics/" + meter)).andReturn().getResponse().getContentAsString();
         return JsonPath.<Double>read(body, "$.measurements[0].value");
@@ -300,6 +320,28 @@ class ActuatorRenderingTests {
         @Bean
         RecordingMaterializer materializer() {
             return new RecordingMaterializer();
+        }
+
+        @Bean
+        ShopController shopController(dev.materializer.spring.data.MaterializedViews views) {
+            return new ShopController(views);
+        }
+    }
+
+    /** A plain controller of the application that reads a view and lets the starter's exception out. */
+    @org.springframework.web.bind.annotation.RestController
+    static class ShopController {
+
+        private final dev.materializer.spring.data.MaterializedViews views;
+
+        ShopController(dev.materializer.spring.data.MaterializedViews views) {
+            this.views = views;
+        }
+
+        @org.springframework.web.bind.annotation.GetMapping("/shop/{tenant}/{view}")
+        Object view(@org.springframework.web.bind.annotation.PathVariable String tenant,
+                @org.springframework.web.bind.annotation.PathVariable String view) {
+            return this.views.viewDocument(tenant, view).toJson();
         }
     }
 }
