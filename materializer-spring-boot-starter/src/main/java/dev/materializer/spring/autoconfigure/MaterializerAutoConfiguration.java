@@ -39,7 +39,7 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration(afterName = "org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration")
 @ConditionalOnClass(MongoClient.class)
 @ConditionalOnBean(MongoClient.class)
-@ConditionalOnBooleanProperty(name = MaterializerProperties.PREFIX + ".enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = MaterializerProperties.ENABLED, matchIfMissing = true)
 @EnableConfigurationProperties(MaterializerProperties.class)
 public final class MaterializerAutoConfiguration {
 

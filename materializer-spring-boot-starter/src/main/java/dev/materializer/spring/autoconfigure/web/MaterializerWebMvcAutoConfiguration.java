@@ -1,9 +1,11 @@
 package dev.materializer.spring.autoconfigure.web;
 
+import dev.materializer.spring.autoconfigure.MaterializerProperties;
 import dev.materializer.spring.data.MaterializedViewNotFoundException;
 import dev.materializer.spring.web.MaterializedViewProblemAdvice;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
@@ -16,6 +18,7 @@ import org.springframework.web.servlet.DispatcherServlet;
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnBooleanProperty(name = MaterializerProperties.ENABLED, matchIfMissing = true)
 @ConditionalOnClass({ DispatcherServlet.class, MaterializedViewNotFoundException.class,
         org.springframework.dao.DataRetrievalFailureException.class })
 public final class MaterializerWebMvcAutoConfiguration {
