@@ -404,6 +404,17 @@ public final class ViewMaterializer implements Materializer {
     }
 
     @Override
+    public java.util.Map<String, Integer> ownedViewCounts() {
+        // By the counters of each partition: a scrape visits partitions, not views.
+        return registry.countByState(ownership::owns);
+    }
+
+    @Override
+    public int watchedStreams() {
+        return feed.openStreams() + feed.closedStreams().size() + (viewsStream != null ? 1 : 0);
+    }
+
+    @Override
     public ViewPage views(ViewQuery query) {
         // A partition asked for is answered from its index; otherwise every view is a candidate.
         return ViewPage.of(query.partition() == null ? registry.snapshot() : registry.snapshot(query.partition()), query);

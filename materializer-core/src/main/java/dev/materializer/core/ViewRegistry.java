@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.routing.WatchedFields;
@@ -560,7 +561,7 @@ final class ViewRegistry {
      * no partition counts for the partition {@code ""}.
      * @param partitions which partitions count
      */
-    Map<String, Integer> countByState(java.util.function.Predicate<String> partitions) {
+    Map<String, Integer> countByState(Predicate<String> partitions) {
         Map<String, Integer> byWord = new HashMap<>();
         for (RunState state : RunState.values()) {
             byWord.merge(state.value(), 0, Integer::sum);
