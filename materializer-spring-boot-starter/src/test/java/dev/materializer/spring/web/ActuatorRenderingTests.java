@@ -49,6 +49,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.MOCK,
         properties = { "management.endpoints.web.exposure.include=materializer,health,metrics",
+                "management.endpoint.materializer.access=unrestricted",
                 "management.endpoint.health.show-details=always", "management.health.mongodb.enabled=false" })
 class ActuatorRenderingTests {
 
