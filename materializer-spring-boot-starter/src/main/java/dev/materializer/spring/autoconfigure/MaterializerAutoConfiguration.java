@@ -8,6 +8,7 @@ import dev.materializer.core.Materializer;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.routing.PartitionMapping;
+import dev.materializer.spring.autoconfigure.diagnostics.UnknownMaterializerKeys;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -42,6 +43,12 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBooleanProperty(name = MaterializerProperties.ENABLED, matchIfMissing = true)
 @EnableConfigurationProperties(MaterializerProperties.class)
 public final class MaterializerAutoConfiguration {
+
+    /** Warns of materializer.* keys that nothing reads, naming the nearest real one. */
+    @Bean
+    static UnknownMaterializerKeys materializerUnknownKeys(Environment environment) {
+        return new UnknownMaterializerKeys(environment);
+    }
 
     @Bean
     @ConditionalOnMissingBean
