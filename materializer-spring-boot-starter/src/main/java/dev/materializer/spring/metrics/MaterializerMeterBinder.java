@@ -38,19 +38,16 @@ public final class MaterializerMeterBinder implements MeterBinder {
             Gauge.builder(MaterializerMeters.VIEWS, this.materializer, engine -> viewsIn(engine, state))
                 .tag(MaterializerMeters.TAG_STATE, state)
                 .description("Views whose partition this instance owns, by state")
-                .baseUnit("views")
                 .register(registry);
         }
         Gauge.builder(MaterializerMeters.STREAMS_OPEN, this.materializer, engine -> engine.summary().openStreams())
             .description("Change streams open now")
-            .baseUnit("streams")
             .register(registry);
         Gauge.builder(MaterializerMeters.STREAMS_WATCHED, this.materializer, Materializer::watchedStreams)
             .description("Change streams this instance keeps, open or reopening")
             .register(registry);
         Gauge.builder(MaterializerMeters.PASSES_IN_FLIGHT, this.materializer, engine -> engine.summary().passesInFlight())
             .description("Passes running or queued now")
-            .baseUnit("passes")
             .register(registry);
         Gauge.builder(MaterializerMeters.LAG, this.materializer, this.lag::seconds)
             .description("Age of the oldest change heard and not yet applied by a pass; 0 when caught up")

@@ -254,7 +254,8 @@ class ActuatorRenderingTests {
 
     @Test
     void theMetersAreOnTheMetricsEndpoint(@Autowired MaterializerMetricsListener listener,
-            @Autowired MaterializerLag lag) throws Exception {
+            @Autowired MaterializerLag lag,
+            @Autowired dev.materializer.spring.observation.MaterializerObservationListener observations) throws Exception {
         int snapshotsBefore = this.engine.snapshotCalls();
         this.mvc.perform(get("/actuator/metrics/materializer.views").param("tag", "state:errored"))
             .andExpect(status().isOk())
@@ -277,12 +278,17 @@ class ActuatorRenderingTests {
             this.engine.setCaughtUp(true);
         }
         listener.onChange("orders", null);
-        listener.onPassFinished(new PassReport(new ViewKey("acme", "totals"), WriteMode.GENERATION, PassOutcome.CHANGED,
-                4, 1, Duration.ofMillis(30), null));
+        // The engine tells every listener; with Boot's observations the observation is the timer.
+        PassReport pass = new PassReport(new ViewKey("acme", "totals"), WriteMode.GENERATION, PassOutcome.CHANGED,
+                4, 1, Duration.ofMillis(30), null);
+        observations.onPassStarted(pass.view());
+        observations.onPassFinished(pass);
+        listener.onPassFinished(pass);
         this.mvc.perform(get("/actuator/metrics/materializer.changes").param("tag", "source:orders"))
             .andExpect(jsonPath("$.measurements[0].value").value(1.0));
         this.mvc.perform(get("/actuator/metrics/materializer.pass").param("tag", "outcome:changed").param("tag", "mode:generation"))
-            .andExpect(jsonPath("$.measurements[?(@.statistic == 'COUNT')].value", contains(1.0)));
+            .andExpect(jsonPath("$.measurements[?(@.statistic == 'COUNT')].value", contains(1.0)))
+            .andExpect(jsonPath("$.availableTags[*].tag", containsInAnyOrder("scope", "error")));
         this.mvc.perform(get("/actuator/metrics/materializer.rows.written"))
             .andExpect(jsonPath("$.measurements[0].value").value(4.0));
         this.mvc.perform(get("/actuator/metrics/materializer.reconcile.drift"))
