@@ -413,18 +413,7 @@ abstract class MaterializerScenarios {
         int partitions = 10;
         try (EngineFixture a = new EngineFixture(mongo, clock, builder -> builder.instanceId("node-a"));
                 EngineFixture b = new EngineFixture(mongo, clock, builder -> builder.instanceId("node-b"))) {
-            for (int p = 0; p < partitions; p++) {
-                a.collection("orders").insertOne(order("o" + p, "t" + p, "apple", 1, 1));
-                a.defineView("revenue-t" + p, "t" + p, List.of("orders"), "revenue", REVENUE);
-            }
-            a.start();
-            b.start();
-            // a saw b at the heartbeat after b was ready.
-            clock.advance(a.options.partitionLease().dividedBy(3));
-            awaitLive(a, "node-a", "node-b");
-            awaitLive(b, "node-a", "node-b");
-            a.settle();
-            b.settle();
+            startTwoWithOneViewPerPartition(a, b, clock, partitions);
 
             a.events.clear();
             b.events.clear();
@@ -457,17 +446,7 @@ abstract class MaterializerScenarios {
         int partitions = 10;
         try (EngineFixture a = new EngineFixture(mongo, clock, builder -> builder.instanceId("node-a"));
                 EngineFixture b = new EngineFixture(mongo, clock, builder -> builder.instanceId("node-b"))) {
-            for (int p = 0; p < partitions; p++) {
-                a.collection("orders").insertOne(order("o" + p, "t" + p, "apple", 1, 1));
-                a.defineView("revenue-t" + p, "t" + p, List.of("orders"), "revenue", REVENUE);
-            }
-            a.start();
-            b.start();
-            clock.advance(a.options.partitionLease().dividedBy(3));
-            awaitLive(a, "node-a", "node-b");
-            awaitLive(b, "node-a", "node-b");
-            a.settle();
-            b.settle();
+            startTwoWithOneViewPerPartition(a, b, clock, partitions);
 
             Map<String, Integer> owned = new java.util.HashMap<>();
             a.engine.ownedViewCounts().forEach((state, count) -> owned.merge(state, count, Integer::sum));
@@ -542,6 +521,25 @@ abstract class MaterializerScenarios {
             });
             assertThat(EngineProbe.liveInstances(b.engine)).containsExactly("node-b");
         }
+    }
+
+    /**
+     * One order and one revenue view in each of the partitions t0, t1, ...; both instances started
+     * and seeing each other live (a sees b at the heartbeat after b was ready), and settled.
+     */
+    private static void startTwoWithOneViewPerPartition(EngineFixture a, EngineFixture b, ManualClock clock,
+            int partitions) {
+        for (int p = 0; p < partitions; p++) {
+            a.collection("orders").insertOne(order("o" + p, "t" + p, "apple", 1, 1));
+            a.defineView("revenue-t" + p, "t" + p, List.of("orders"), "revenue", REVENUE);
+        }
+        a.start();
+        b.start();
+        clock.advance(a.options.partitionLease().dividedBy(3));
+        awaitLive(a, "node-a", "node-b");
+        awaitLive(b, "node-a", "node-b");
+        a.settle();
+        b.settle();
     }
 
     private static void awaitLive(EngineFixture instance, String... live) {
