@@ -93,6 +93,27 @@ public interface Materializer extends AutoCloseable {
     }
 
     /**
+     * How many views of the partitions this instance owns now are in each state, by the words of
+     * {@link ViewSnapshot#STATES}: summed over the instances of a cluster, each view counts once (by
+     * its owner), where {@link #viewCounts()} counts it on every instance that knows it. For gauges.
+     * This default, for an engine that shares no partitions, is {@link #viewCounts()}.
+     * @return the number of owned views by state
+     */
+    default Map<String, Integer> ownedViewCounts() {
+        return viewCounts();
+    }
+
+    /**
+     * How many change streams this instance keeps now (its views stream and one per collection its
+     * views read), open or reopening; {@link MaterializerSnapshot#openStreams()} of them are open. This
+     * default says every open stream, for an engine that cannot tell.
+     * @return the streams kept
+     */
+    default int watchedStreams() {
+        return summary().openStreams();
+    }
+
+    /**
      * One page of the views this instance knows, filtered by partition and state, in the order of
      * {@link ViewPage#ORDER}. This default pages the views of a {@link #snapshot()}.
      * @param query which views, and which page

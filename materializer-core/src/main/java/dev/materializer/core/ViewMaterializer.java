@@ -253,7 +253,7 @@ public final class ViewMaterializer implements Materializer {
                 return;
             }
             failedStarts++;
-            Duration wait = Backoff.after(failedStarts, options.rewatch(), options.maxBackoff());
+            Duration wait = Backoff.jittered(failedStarts, options.rewatch(), options.maxBackoff(), Backoff.RANDOM);
             String why = "cannot start: " + failure.getMessage();
             setState(EngineState.RETRYING, why);
             log.warn("The materializer {}; it tries again in {}", why, Durations.text(wait));
@@ -405,6 +405,17 @@ public final class ViewMaterializer implements Materializer {
     @Override
     public java.util.Map<String, Integer> viewCounts() {
         return registry.countByState();
+    }
+
+    @Override
+    public java.util.Map<String, Integer> ownedViewCounts() {
+        // By the counters of each partition: a scrape visits partitions, not views.
+        return registry.countByState(ownership::owns);
+    }
+
+    @Override
+    public int watchedStreams() {
+        return feed.openStreams() + feed.closedStreams().size() + (viewsStream != null ? 1 : 0);
     }
 
     @Override

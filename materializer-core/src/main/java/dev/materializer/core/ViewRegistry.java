@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.routing.WatchedFields;
@@ -31,7 +32,8 @@ import org.jspecify.annotations.Nullable;
  * that moves to another partition replaces its old self), with what the runtime knows of each:
  * state, generation, last run. It keeps the indexes the hot paths need, so their cost is that of the
  * partitions they touch, not of every view: the views of each partition; per source, the views of
- * each partition reading it; the number of views in each state; and the compiled
+ * each partition reading it; the number of views in each state, in all and per partition (so the
+ * views of the partitions this instance owns are counted without visiting them); and the compiled
  * {@code sourceFields} of each view.
  *
  * <p>Threads: the stream threads route (read) at the same time, the pass workers read and record
@@ -71,13 +73,16 @@ final class ViewRegistry {
     private final Map<String, Shared> shared = new HashMap<>();
 
     /** Views in each run-time state (the invalid ones are counted apart). */
-    private final Map<RunState, AtomicInteger> counts = new EnumMap<>(RunState.class);
+    private final StateCounts counts = new StateCounts();
+
+    /**
+     * Per partition, its views in each run-time state; a partition leaves when its last view does.
+     * Added and removed under {@code structure}.
+     */
+    private final Map<String, StateCounts> countsByPartition = new ConcurrentHashMap<>();
 
     ViewRegistry(String partitionField) {
         this.partitionField = partitionField;
-        for (RunState state : RunState.values()) {
-            counts.put(state, new AtomicInteger());
-        }
     }
 
     /**
@@ -89,7 +94,8 @@ final class ViewRegistry {
             Shared definition = shared.computeIfAbsent(view.fingerprint(), key -> new Shared(view, partitionField));
             definition.users++;
             Entry added = new Entry(definition.template.sharedWith(view.id(), view.partition()), generation,
-                    definition.watched, definition);
+                    definition.watched, definition,
+                    countsByPartition.computeIfAbsent(view.partition(), partition -> new StateCounts()));
             String id = added.key.id();
             forgetInvalid(id);
             Entry previous = byId.put(id, added);
@@ -97,6 +103,9 @@ final class ViewRegistry {
                 unindex(previous);
             }
             index(added);
+            if (previous != null) {
+                dropCountsIfEmpty(previous.key.partition());
+            }
             return previous == null ? null : previous.view;
         }
     }
@@ -110,6 +119,7 @@ final class ViewRegistry {
                 return null;
             }
             unindex(removed);
+            dropCountsIfEmpty(removed.key.partition());
             return removed.view;
         }
     }
@@ -124,6 +134,7 @@ final class ViewRegistry {
             Entry removed = byId.remove(id);
             if (removed != null) {
                 unindex(removed);
+                dropCountsIfEmpty(removed.key.partition());
             }
             forgetInvalid(id);
             InvalidView view = new InvalidView(id, partition, target, error);
@@ -152,7 +163,16 @@ final class ViewRegistry {
             bySource.computeIfAbsent(source, key -> new ConcurrentHashMap<>()).merge(partition, List.of(entry),
                     ViewRegistry::plus);
         }
-        counts.get(entry.state()).incrementAndGet();
+        RunState state = entry.state();
+        counts.add(state, 1);
+        entry.partitionCounts.add(state, 1);
+    }
+
+    /** Forgets the counts of a partition that has no view left; under {@code structure}. */
+    private void dropCountsIfEmpty(String partition) {
+        if (!byPartition.containsKey(partition)) {
+            countsByPartition.remove(partition);
+        }
     }
 
     private void unindex(Entry entry) {
@@ -530,9 +550,53 @@ final class ViewRegistry {
     /** The number of views by the word of their state, for gauges: read from counters, no view is visited. */
     Map<String, Integer> countByState() {
         Map<String, Integer> byWord = new HashMap<>();
-        counts.forEach((state, count) -> byWord.merge(state.value(), count.get(), Integer::sum));
+        counts.addTo(byWord);
         byWord.merge(RunState.ERRORED.value(), invalid.size(), Integer::sum);
         return byWord;
+    }
+
+    /**
+     * The number of views of some partitions by the word of their state: read from the counters of
+     * each partition, no view is visited (the invalid views, few, are). An invalid view that names
+     * no partition counts for the partition {@code ""}.
+     * @param partitions which partitions count
+     */
+    Map<String, Integer> countByState(Predicate<String> partitions) {
+        Map<String, Integer> byWord = new HashMap<>();
+        for (RunState state : RunState.values()) {
+            byWord.merge(state.value(), 0, Integer::sum);
+        }
+        countsByPartition.forEach((partition, partitionCounts) -> {
+            if (partitions.test(partition)) {
+                partitionCounts.addTo(byWord);
+            }
+        });
+        for (InvalidView view : invalid.values()) {
+            if (partitions.test(view.partition() == null ? "" : view.partition())) {
+                byWord.merge(RunState.ERRORED.value(), 1, Integer::sum);
+            }
+        }
+        return byWord;
+    }
+
+    /** Views in each run-time state, by counters that change with each view's state. */
+    private static final class StateCounts {
+
+        private final Map<RunState, AtomicInteger> byState = new EnumMap<>(RunState.class);
+
+        StateCounts() {
+            for (RunState state : RunState.values()) {
+                byState.put(state, new AtomicInteger());
+            }
+        }
+
+        void add(RunState state, int delta) {
+            byState.get(state).addAndGet(delta);
+        }
+
+        void addTo(Map<String, Integer> byWord) {
+            byState.forEach((state, count) -> byWord.merge(state.value(), count.get(), Integer::sum));
+        }
     }
 
     /**
@@ -579,12 +643,17 @@ final class ViewRegistry {
 
         private final Shared definition;
 
-        Entry(ViewDefinition view, @Nullable Generation generation, Map<String, WatchedFields> watched, Shared definition) {
+        /** The counts of the view's partition, which it moves between with its state. */
+        private final StateCounts partitionCounts;
+
+        Entry(ViewDefinition view, @Nullable Generation generation, Map<String, WatchedFields> watched, Shared definition,
+                StateCounts partitionCounts) {
             this.view = view;
             this.key = view.key();
             this.generation = generation;
             this.watched = watched;
             this.definition = definition;
+            this.partitionCounts = partitionCounts;
         }
 
         WatchedFields watched(String source) {
@@ -599,20 +668,23 @@ final class ViewRegistry {
             return lastError;
         }
 
-        synchronized void setState(RunState next, @Nullable String error, Map<RunState, AtomicInteger> counts) {
+        synchronized void setState(RunState next, @Nullable String error, StateCounts counts) {
             if (!retired && next != state) {
-                counts.get(state).decrementAndGet();
-                counts.get(next).incrementAndGet();
+                counts.add(state, -1);
+                counts.add(next, 1);
+                partitionCounts.add(state, -1);
+                partitionCounts.add(next, 1);
             }
             state = next;
             lastError = error;
         }
 
         /** Leaves the counts: the view is gone or replaced. */
-        synchronized void retire(Map<RunState, AtomicInteger> counts) {
+        synchronized void retire(StateCounts counts) {
             if (!retired) {
                 retired = true;
-                counts.get(state).decrementAndGet();
+                counts.add(state, -1);
+                partitionCounts.add(state, -1);
             }
         }
 

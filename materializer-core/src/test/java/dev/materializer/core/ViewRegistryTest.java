@@ -54,8 +54,9 @@ class ViewRegistryTest {
                     reference.remove(id);
                 }
                 else if (action < 8) {
-                    registry.putInvalid(id, "p" + gen.between(0, 4), "bad");
-                    reference.putInvalid(id);
+                    String partition = "p" + gen.between(0, 4);
+                    registry.putInvalid(id, partition, "bad");
+                    reference.putInvalid(id, partition);
                 }
                 else {
                     ViewDefinition known = reference.views.get(id);
@@ -135,7 +136,8 @@ class ViewRegistryTest {
 
         final Map<String, RunState> states = new HashMap<>();
 
-        final Set<String> invalid = new HashSet<>();
+        /** The invalid views, with the partition each names. */
+        final Map<String, String> invalid = new HashMap<>();
 
         void put(ViewDefinition view, Generation generation) {
             String id = view.key().id();
@@ -157,9 +159,9 @@ class ViewRegistryTest {
             generations.remove(id);
         }
 
-        void putInvalid(String id) {
+        void putInvalid(String id, String partition) {
             remove(id);
-            invalid.add(id);
+            invalid.put(id, partition);
         }
 
         void check(ViewRegistry registry, Gen gen) {
@@ -223,6 +225,19 @@ class ViewRegistryTest {
             Map<String, Integer> actualCounts = new HashMap<>(registry.countByState());
             actualCounts.values().removeIf(count -> count == 0);
             assertThat(actualCounts).as("counts by state").isEqualTo(counts);
+            // The counts of some partitions only (those an instance owns), from the per-partition counters.
+            Set<String> owned = new HashSet<>(gen.listOf(0, 4, () -> "p" + gen.between(0, 4)));
+            Map<String, Integer> ownedCounts = new HashMap<>();
+            states.forEach((id, state) -> {
+                if (owned.contains(views.get(id).partition())) {
+                    ownedCounts.merge(state.value(), 1, Integer::sum);
+                }
+            });
+            invalid.values().stream().filter(owned::contains)
+                .forEach(partition -> ownedCounts.merge(RunState.ERRORED.value(), 1, Integer::sum));
+            Map<String, Integer> actualOwned = new HashMap<>(registry.countByState(owned::contains));
+            actualOwned.values().removeIf(count -> count == 0);
+            assertThat(actualOwned).as("counts by state of %s", owned).isEqualTo(ownedCounts);
             assertThat(registry.snapshot()).hasSize(views.size() + invalid.size());
         }
 

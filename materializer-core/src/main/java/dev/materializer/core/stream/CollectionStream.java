@@ -338,9 +338,10 @@ public final class CollectionStream {
                 }
             }
             safely(() -> listener.onEnded(collection, outcome.reason(), outcome.historyLost()));
+            Duration wait = backoff(failures);
             log.warn("The change stream of {} {}: it opens again in {}", collection, outcome.reason(),
-                    Durations.text(backoff(failures)));
-            await(backoff(failures));
+                    Durations.text(wait));
+            await(wait);
             reopened = true;
         }
         open = false;
@@ -348,7 +349,8 @@ public final class CollectionStream {
     }
 
     private Duration backoff(int failures) {
-        return Backoff.after(failures, rewatch, maxBackoff);
+        // Jittered: the streams of several instances that lost one primary do not reopen in step.
+        return Backoff.jittered(failures, rewatch, maxBackoff, Backoff.RANDOM);
     }
 
     /** Serves one cursor until it ends; says why it ended and where it stood. */

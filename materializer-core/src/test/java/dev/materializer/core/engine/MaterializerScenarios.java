@@ -3,6 +3,7 @@ package dev.materializer.core.engine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -412,18 +413,7 @@ abstract class MaterializerScenarios {
         int partitions = 10;
         try (EngineFixture a = new EngineFixture(mongo, clock, builder -> builder.instanceId("node-a"));
                 EngineFixture b = new EngineFixture(mongo, clock, builder -> builder.instanceId("node-b"))) {
-            for (int p = 0; p < partitions; p++) {
-                a.collection("orders").insertOne(order("o" + p, "t" + p, "apple", 1, 1));
-                a.defineView("revenue-t" + p, "t" + p, List.of("orders"), "revenue", REVENUE);
-            }
-            a.start();
-            b.start();
-            // a saw b at the heartbeat after b was ready.
-            clock.advance(a.options.partitionLease().dividedBy(3));
-            awaitLive(a, "node-a", "node-b");
-            awaitLive(b, "node-a", "node-b");
-            a.settle();
-            b.settle();
+            startTwoWithOneViewPerPartition(a, b, clock, partitions);
 
             a.events.clear();
             b.events.clear();
@@ -447,6 +437,30 @@ abstract class MaterializerScenarios {
                 assertThat(a.rows("revenue-t" + p, "revenue")).containsExactly(row("apple", "revenue", 1),
                         row("fig", "revenue", 10));
             }
+        }
+    }
+
+    @Test
+    void twoInstancesCountEachViewOnceByItsOwner(TestMongo mongo) {
+        ManualClock clock = new ManualClock();
+        int partitions = 10;
+        try (EngineFixture a = new EngineFixture(mongo, clock, builder -> builder.instanceId("node-a"));
+                EngineFixture b = new EngineFixture(mongo, clock, builder -> builder.instanceId("node-b"))) {
+            startTwoWithOneViewPerPartition(a, b, clock, partitions);
+
+            Map<String, Integer> owned = new java.util.HashMap<>();
+            a.engine.ownedViewCounts().forEach((state, count) -> owned.merge(state, count, Integer::sum));
+            b.engine.ownedViewCounts().forEach((state, count) -> owned.merge(state, count, Integer::sum));
+            assertThat(owned).as("each view once, by its owner, in its state there")
+                .containsEntry("ok", partitions).containsEntry("pending", 0).containsEntry("errored", 0);
+            assertThat(a.engine.ownedViewCounts().get("ok")).as("node-a owns some").isPositive();
+            assertThat(b.engine.ownedViewCounts().get("ok")).as("node-b owns some").isPositive();
+            // Each still knows every view: the endpoint's counts are this instance's.
+            assertThat(a.engine.viewCounts().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(partitions);
+            assertThat(b.engine.viewCounts().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(partitions);
+            // The views stream and the orders stream, on each.
+            assertThat(a.engine.watchedStreams()).isEqualTo(2);
+            assertThat(a.engine.summary().openStreams()).isEqualTo(2);
         }
     }
 
@@ -507,6 +521,25 @@ abstract class MaterializerScenarios {
             });
             assertThat(EngineProbe.liveInstances(b.engine)).containsExactly("node-b");
         }
+    }
+
+    /**
+     * One order and one revenue view in each of the partitions t0, t1, ...; both instances started
+     * and seeing each other live (a sees b at the heartbeat after b was ready), and settled.
+     */
+    private static void startTwoWithOneViewPerPartition(EngineFixture a, EngineFixture b, ManualClock clock,
+            int partitions) {
+        for (int p = 0; p < partitions; p++) {
+            a.collection("orders").insertOne(order("o" + p, "t" + p, "apple", 1, 1));
+            a.defineView("revenue-t" + p, "t" + p, List.of("orders"), "revenue", REVENUE);
+        }
+        a.start();
+        b.start();
+        clock.advance(a.options.partitionLease().dividedBy(3));
+        awaitLive(a, "node-a", "node-b");
+        awaitLive(b, "node-a", "node-b");
+        a.settle();
+        b.settle();
     }
 
     private static void awaitLive(EngineFixture instance, String... live) {

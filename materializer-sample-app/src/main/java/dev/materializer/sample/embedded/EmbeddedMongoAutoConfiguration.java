@@ -8,6 +8,7 @@ import org.bson.Document;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.aot.AotDetector;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.contributor.Health;
@@ -17,6 +18,7 @@ import org.springframework.boot.mongodb.autoconfigure.MongoConnectionDetails;
 import org.springframework.boot.mongodb.autoconfigure.health.MongoHealthContributorAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.core.env.Environment;
 
 /**
  * Starts an in-process MongoDB test server (mongo-java-server, with its oplog for change streams)
@@ -31,6 +33,12 @@ import org.springframework.context.annotation.Conditional;
  * <p>The test server has no {@code hello} command, so Boot's MongoDB health indicator would say
  * DOWN; in this mode only, it is replaced by one that pings the embedded server. With a server of
  * your own none of this exists and Boot's own indicator reports the real server.
+ *
+ * <p>Under AOT (a native image, or {@code -Dspring.aot.enabled=true}) the conditions were decided
+ * when the application was built: an application built without a server named runs on the embedded
+ * one whatever it is told at run time. So at run time it refuses to start when a server is named
+ * then ({@code SPRING_MONGODB_URI}, {@code spring.mongodb.uri} or {@code .host}), rather than ignore
+ * it and keep the shop's data in memory; build it with the server named to use one.
  */
 @AutoConfiguration(before = { MongoAutoConfiguration.class, MongoHealthContributorAutoConfiguration.class })
 @Conditional(NoMongoServerConfigured.class)
@@ -43,7 +51,8 @@ public final class EmbeddedMongoAutoConfiguration {
     static final String DATABASE = "shop";
 
     @Bean(destroyMethod = "shutdownNow")
-    MongoServer embeddedMongoServer() {
+    MongoServer embeddedMongoServer(Environment environment) {
+        requireNoServerNamedAtRunTime(environment, AotDetector.useGeneratedArtifacts());
         MongoServer server = new MongoServer(new MemoryBackend());
         server.enableOplog();
         // Loopback only, on a free port: the test server has no authentication.
@@ -53,6 +62,20 @@ public final class EmbeddedMongoAutoConfiguration {
                 + "transactions and is not for production; set spring.mongodb.uri to use a real replica set.",
                 server.getConnectionString());
         return server;
+    }
+
+    /**
+     * Refuses to run on the embedded server when the conditions that chose it were decided at build
+     * time (AOT) and the configuration now names a server. Visible for testing.
+     */
+    static void requireNoServerNamedAtRunTime(Environment environment, boolean aot) {
+        if (aot && NoMongoServerConfigured.namesAServer(environment)) {
+            throw new IllegalStateException("This application was AOT-processed without a MongoDB server named, so it "
+                    + "was built to run on the embedded test server, but spring.mongodb.uri (or .host) is set now: "
+                    + "AOT decides the configuration at build time and would ignore it. Build the application with "
+                    + "the server named (spring.mongodb.uri set during process-aot or the native build), or run it "
+                    + "without AOT (-Dspring.aot.enabled=false on the JVM).");
+        }
     }
 
     @Bean

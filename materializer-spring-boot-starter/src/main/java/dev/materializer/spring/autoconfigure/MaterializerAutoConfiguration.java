@@ -8,6 +8,8 @@ import dev.materializer.core.Materializer;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.routing.PartitionMapping;
+import dev.materializer.spring.autoconfigure.diagnostics.UnknownMaterializerKeys;
+import dev.materializer.spring.event.MaterializerEventPublisher;
 
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -19,6 +21,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.mongodb.autoconfigure.MongoConnectionDetails;
 import org.springframework.boot.mongodb.autoconfigure.MongoProperties;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
@@ -29,7 +32,8 @@ import org.springframework.core.env.Environment;
  * {@code @Primary} one; with several and no {@code @Primary} the engine backs off, and the condition
  * report names {@code materializer.client-bean}): binds {@code materializer.*},
  * builds the engine's options (properties, then every {@link MaterializerListener} bean as one
- * listener, then every {@link MaterializerOptionsCustomizer} in order), creates the engine through
+ * listener, among them a {@code MaterializerEventPublisher} of Spring events, then every
+ * {@link MaterializerOptionsCustomizer} in order), creates the engine through
  * the {@link MaterializerFactory} (behind a {@code Materializer} bean that, when the context starts
  * again after a stop, delegates to a new engine from the factory) and hands it to a {@link MaterializerLifecycle} that starts (unless
  * {@code materializer.auto-startup=false}) and drains it with the context (warning at startup when {@code materializer.shutdown-timeout} is not
@@ -39,9 +43,22 @@ import org.springframework.core.env.Environment;
 @AutoConfiguration(afterName = "org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration")
 @ConditionalOnClass(MongoClient.class)
 @ConditionalOnBean(MongoClient.class)
-@ConditionalOnBooleanProperty(name = MaterializerProperties.PREFIX + ".enabled", matchIfMissing = true)
+@ConditionalOnBooleanProperty(name = MaterializerProperties.ENABLED, matchIfMissing = true)
 @EnableConfigurationProperties(MaterializerProperties.class)
 public final class MaterializerAutoConfiguration {
+
+    /** Warns of materializer.* keys that nothing reads, naming the nearest real one. */
+    @Bean
+    static UnknownMaterializerKeys materializerUnknownKeys(Environment environment) {
+        return new UnknownMaterializerKeys(environment);
+    }
+
+    /** The engine's events as Spring events, for @EventListener methods; one of the engine's listeners. */
+    @Bean
+    @ConditionalOnMissingBean
+    MaterializerEventPublisher materializerEventPublisher(ApplicationEventPublisher publisher) {
+        return new MaterializerEventPublisher(publisher);
+    }
 
     @Bean
     @ConditionalOnMissingBean

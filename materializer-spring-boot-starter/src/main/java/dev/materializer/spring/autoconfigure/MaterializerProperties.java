@@ -21,6 +21,9 @@ public class MaterializerProperties {
     /** The prefix of every key. */
     public static final String PREFIX = "materializer";
 
+    /** The switch of the whole starter: with it {@code false}, no bean of the starter is created. */
+    public static final String ENABLED = PREFIX + ".enabled";
+
     /** The value of a storage source whose storage partition is the partition of the views. */
     public static final String IDENTITY_MAPPING = "identity";
 

@@ -97,6 +97,16 @@ final class RestartableMaterializer implements Materializer {
     }
 
     @Override
+    public Map<String, Integer> ownedViewCounts() {
+        return this.current.ownedViewCounts();
+    }
+
+    @Override
+    public int watchedStreams() {
+        return this.current.watchedStreams();
+    }
+
+    @Override
     public ViewPage views(ViewQuery query) {
         return this.current.views(query);
     }

@@ -12,6 +12,10 @@ public final class InvalidViewTemplateException extends IllegalStateException {
 
     private final String beanName;
 
+    private final String idPattern;
+
+    private final String problem;
+
     /**
      * @param beanName the bean of the template
      * @param template the template
@@ -21,6 +25,18 @@ public final class InvalidViewTemplateException extends IllegalStateException {
     InvalidViewTemplateException(String beanName, ViewTemplate template, String problem, @Nullable Throwable cause) {
         super("View template bean '" + beanName + "' (" + template.idPattern() + ") is invalid: " + problem, cause);
         this.beanName = beanName;
+        this.idPattern = template.idPattern();
+        this.problem = problem;
+    }
+
+    /** The id pattern of the template, such as {@code "{tenant}:revenue"}. */
+    public String getIdPattern() {
+        return this.idPattern;
+    }
+
+    /** What is wrong with the template, without the bean's name. */
+    public String getProblem() {
+        return this.problem;
     }
 
     /** The bean of the template. */

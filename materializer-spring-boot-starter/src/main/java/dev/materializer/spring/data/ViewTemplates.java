@@ -23,6 +23,7 @@ import dev.materializer.core.view.ViewDefinitionParser;
 import org.bson.BsonDocument;
 import org.bson.Document;
 import org.bson.conversions.Bson;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +52,10 @@ public final class ViewTemplates {
     private static final Logger log = LoggerFactory.getLogger(ViewTemplates.class);
 
     private static final String CHECK_TENANT = "tenant";
+
+    /** What a tenant must be, as the refusal of another one says. */
+    public static final String TENANT_RULE = "a tenant is a non-blank string without surrounding whitespace and "
+            + "without '{' or '}' (the placeholder " + ViewTemplate.TENANT + " is replaced by it, never stored)";
 
     private final MongoOperations mongo;
 
@@ -92,8 +97,9 @@ public final class ViewTemplates {
 
     /**
      * Installs or updates every template's view for a tenant.
-     * @param tenant the tenant, a non-empty string
+     * @param tenant the tenant: see {@link #TENANT_RULE}
      * @return the ids of its views, in template order
+     * @throws IllegalArgumentException for a tenant {@link #TENANT_RULE} refuses, before anything is written
      */
     public List<String> installFor(String tenant) {
         return install(tenant, this.templates.values());
@@ -133,7 +139,9 @@ public final class ViewTemplates {
         }
         Map<String, Set<ViewTemplate>> byTenant = new LinkedHashMap<>();
         for (Document view : views().find().projection(Projections.include("_id", this.naming.partitionField()))) {
-            if (view.get("_id") instanceof String id && view.get(this.naming.partitionField()) instanceof String tenant) {
+            if (view.get("_id") instanceof String id && view.get(this.naming.partitionField()) instanceof String tenant
+                    && isTenant(tenant)) {
+                // A partition no installFor would write (a blank one, a placeholder) is not applied again.
                 for (ViewTemplate template : this.templates.values()) {
                     if (tenant.equals(template.tenantOf(id))) {
                         byTenant.computeIfAbsent(tenant, key -> new LinkedHashSet<>()).add(template);
@@ -184,9 +192,15 @@ public final class ViewTemplates {
     }
 
     private static void requireTenant(String tenant) {
-        if (tenant == null || tenant.isEmpty()) {
-            throw new IllegalArgumentException("a tenant must be a non-empty string, was '" + tenant + "'");
+        if (!isTenant(tenant)) {
+            throw new IllegalArgumentException("Refused the tenant '" + tenant + "': " + TENANT_RULE);
         }
+    }
+
+    /** Whether a string may be a tenant: see {@link #TENANT_RULE}. */
+    static boolean isTenant(@Nullable String tenant) {
+        return tenant != null && !tenant.isBlank() && tenant.strip().equals(tenant) && tenant.indexOf('{') < 0
+                && tenant.indexOf('}') < 0;
     }
 
     private static void check(ViewNaming naming, Map<String, ViewTemplate> templates) {

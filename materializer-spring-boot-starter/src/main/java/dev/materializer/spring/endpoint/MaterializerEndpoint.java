@@ -58,12 +58,12 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * {@link Materializer#snapshot()}: the answer's size is bounded by the page, whatever the number of
  * views.
  *
- * <p>Access is unrestricted by default, as for Boot's {@code loggers} endpoint: the refresh only
- * runs a pass the engine would run anyway. Set {@code management.endpoint.materializer.access=read-only}
- * to allow reading only (which refuses the verify too: it is part of the write operations).
+ * <p>Access is read-only by default: the refresh and the verify run work on the server, so they
+ * are opt-in, with {@code management.endpoint.materializer.access=unrestricted} (a
+ * {@code management.endpoints.access.max-permitted} below it wins). Until then they are not mapped.
  * Thread-safe: holds no state of its own.
  */
-@Endpoint(id = "materializer", defaultAccess = Access.UNRESTRICTED)
+@Endpoint(id = "materializer", defaultAccess = Access.READ_ONLY)
 public final class MaterializerEndpoint {
 
     /** How long a refresh or a verify waits before answering that it still runs. */
@@ -690,6 +690,35 @@ public final class MaterializerEndpoint {
         /** @return why the pipeline could not run (the counts are then zero), if it could not */
         public @Nullable String getError() {
             return this.report.error();
+        }
+    }
+
+    /**
+     * The body of a {@code 400 Bad Request} of the endpoint over the web, shaped as a problem detail
+     * (RFC 9457): {@code title} {@code "Bad Request"}, {@code status} 400, and the reason as {@code detail}.
+     */
+    public static final class BadRequestDescriptor implements OperationResponseBody {
+
+        private final String detail;
+
+        /** @param detail why the request was refused, naming what is allowed */
+        public BadRequestDescriptor(String detail) {
+            this.detail = detail;
+        }
+
+        /** The title of every such answer. */
+        public String getTitle() {
+            return "Bad Request";
+        }
+
+        /** The status, 400. */
+        public int getStatus() {
+            return 400;
+        }
+
+        /** Why the request was refused. */
+        public String getDetail() {
+            return this.detail;
         }
     }
 }

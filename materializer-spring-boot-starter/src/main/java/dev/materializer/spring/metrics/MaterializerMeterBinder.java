@@ -7,8 +7,10 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * Gauges read from the engine when the registry samples them: views by state from
- * {@link Materializer#viewCounts()}, open streams and passes in flight from
- * {@link Materializer#summary()}, and the lag from {@link MaterializerLag} (the changes it heard)
+ * {@link Materializer#ownedViewCounts()} (the views of the partitions this instance owns, so the
+ * sum over the instances of a cluster counts each view once, where each instance knows every view
+ * and keeps those it does not own {@code pending}), open streams and passes in flight from
+ * {@link Materializer#summary()}, the streams kept from {@link Materializer#watchedStreams()}, and the lag from {@link MaterializerLag} (the changes it heard)
  * and {@link Materializer#caughtUp()}. Every gauge is registered at bind time and reads 0 (never
  * NaN) while there is nothing to report. Neither copies the views, so a scrape costs the same with forty
  * thousand views as with four; {@link Materializer#snapshot()} is never read. The view states are a
@@ -35,17 +37,17 @@ public final class MaterializerMeterBinder implements MeterBinder {
         for (String state : MaterializerMeters.VIEW_STATES) {
             Gauge.builder(MaterializerMeters.VIEWS, this.materializer, engine -> viewsIn(engine, state))
                 .tag(MaterializerMeters.TAG_STATE, state)
-                .description("Views this instance knows, by state")
-                .baseUnit("views")
+                .description("Views whose partition this instance owns, by state")
                 .register(registry);
         }
         Gauge.builder(MaterializerMeters.STREAMS_OPEN, this.materializer, engine -> engine.summary().openStreams())
             .description("Change streams open now")
-            .baseUnit("streams")
+            .register(registry);
+        Gauge.builder(MaterializerMeters.STREAMS_WATCHED, this.materializer, Materializer::watchedStreams)
+            .description("Change streams this instance keeps, open or reopening")
             .register(registry);
         Gauge.builder(MaterializerMeters.PASSES_IN_FLIGHT, this.materializer, engine -> engine.summary().passesInFlight())
             .description("Passes running or queued now")
-            .baseUnit("passes")
             .register(registry);
         Gauge.builder(MaterializerMeters.LAG, this.materializer, this.lag::seconds)
             .description("Age of the oldest change heard and not yet applied by a pass; 0 when caught up")
@@ -54,6 +56,6 @@ public final class MaterializerMeterBinder implements MeterBinder {
     }
 
     private static double viewsIn(Materializer engine, String state) {
-        return engine.viewCounts().getOrDefault(state, 0);
+        return engine.ownedViewCounts().getOrDefault(state, 0);
     }
 }

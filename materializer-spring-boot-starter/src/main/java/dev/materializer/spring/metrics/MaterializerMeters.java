@@ -8,11 +8,17 @@ import dev.materializer.core.ViewSnapshot;
 /** The names and tags of the materializer's meters: dashboards and alerts depend on them. */
 public final class MaterializerMeters {
 
-    /** Gauge: views this instance knows, by {@link #TAG_STATE}. */
+    /**
+     * Gauge: views whose partition this instance owns, by {@link #TAG_STATE}; summed over the
+     * instances of a cluster, each view counts once.
+     */
     public static final String VIEWS = "materializer.views";
 
     /** Gauge: change streams open now. */
     public static final String STREAMS_OPEN = "materializer.streams.open";
+
+    /** Gauge: change streams this instance keeps, open or reopening: {@link #STREAMS_OPEN} is below it while one reopens. */
+    public static final String STREAMS_WATCHED = "materializer.streams.watched";
 
     /** Gauge: passes running or queued now. */
     public static final String PASSES_IN_FLIGHT = "materializer.passes.in.flight";

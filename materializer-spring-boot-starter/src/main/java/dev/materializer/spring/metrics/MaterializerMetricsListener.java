@@ -30,7 +30,10 @@ import org.jspecify.annotations.Nullable;
  * the meters of a fixed tag set (the timer of every outcome, mode and scope; the rows; the
  * reconciler's) when it is created, and the changes of each source read by a view when the engine
  * runs (the sources are known only then; a source first read by a view added later gets its series
- * at its first event). Thread-safe: meters are looked up once per tag set in concurrent maps.
+ * at its first event). The timer of passes is left out when an {@code Observation} of each pass
+ * makes it (Boot's meter handler times every observation under its name): one timer per pass, not
+ * two. Base units are set only where they are units (seconds), so Prometheus names do not stutter.
+ * Thread-safe: meters are looked up once per tag set in concurrent maps.
  */
 public final class MaterializerMetricsListener implements MaterializerListener {
 
@@ -41,6 +44,8 @@ public final class MaterializerMetricsListener implements MaterializerListener {
     private final Map<String, Counter> changesBySource = new ConcurrentHashMap<>();
 
     private final Map<PassTags, Timer> passTimers = new ConcurrentHashMap<>();
+
+    private final boolean timePasses;
 
     private final Counter rowsWritten;
 
@@ -63,9 +68,21 @@ public final class MaterializerMetricsListener implements MaterializerListener {
      * @param engine the engine, whose views name the sources when it runs; null until it exists
      */
     public MaterializerMetricsListener(MeterRegistry registry, Supplier<@Nullable Materializer> engine) {
+        this(registry, engine, true);
+    }
+
+    /**
+     * @param registry where the meters go
+     * @param engine the engine, whose views name the sources when it runs; null until it exists
+     * @param timePasses whether this times the passes ({@link MaterializerMeters#PASS}); false when an
+     *     observation of each pass does
+     */
+    public MaterializerMetricsListener(MeterRegistry registry, Supplier<@Nullable Materializer> engine,
+            boolean timePasses) {
         this.registry = registry;
         this.engine = engine;
-        for (PassOutcome outcome : PassOutcome.values()) {
+        this.timePasses = timePasses;
+        for (PassOutcome outcome : timePasses ? PassOutcome.values() : new PassOutcome[0]) {
             for (WriteMode mode : WriteMode.values()) {
                 for (PassScope scope : PassScope.values()) {
                     passTimer(new PassTags(outcome, mode, scope));
@@ -74,13 +91,10 @@ public final class MaterializerMetricsListener implements MaterializerListener {
         }
         this.rowsWritten = Counter.builder(MaterializerMeters.ROWS_WRITTEN)
             .description("Target rows inserted or replaced")
-            .baseUnit("rows")
             .register(registry);
         this.rowsRemoved = Counter.builder(MaterializerMeters.ROWS_REMOVED)
             .description("Target rows removed")
-            .baseUnit("rows")
             .register(registry);
-        // No base unit: Prometheus would append it, and alerts use materializer_reconcile_drift_total.
         this.reconcileDrift = Counter.builder(MaterializerMeters.RECONCILE_DRIFT)
             .description("Rows of drift the reconciler found and healed: rows of views that differed from their "
                     + "pipeline with no work pending")
@@ -90,7 +104,6 @@ public final class MaterializerMetricsListener implements MaterializerListener {
             byResult.put(result, Counter.builder(MaterializerMeters.RECONCILE_VIEWS)
                 .tag(MaterializerMeters.TAG_RESULT, result)
                 .description("Views the reconciler compared with their pipeline, by result")
-                .baseUnit("views")
                 .register(registry));
         }
         this.reconciledByResult = Map.copyOf(byResult);
@@ -122,7 +135,6 @@ public final class MaterializerMetricsListener implements MaterializerListener {
         return this.changesBySource.computeIfAbsent(source, name -> Counter.builder(MaterializerMeters.CHANGES)
             .tag(MaterializerMeters.TAG_SOURCE, name)
             .description("Change events received from the source collections")
-            .baseUnit("events")
             .register(this.registry));
     }
 
@@ -137,7 +149,9 @@ public final class MaterializerMetricsListener implements MaterializerListener {
 
     @Override
     public void onPassFinished(PassReport report) {
-        passTimer(new PassTags(report.outcome(), report.mode(), report.scope())).record(report.duration());
+        if (this.timePasses) {
+            passTimer(new PassTags(report.outcome(), report.mode(), report.scope())).record(report.duration());
+        }
         if (report.rowsWritten() > 0) {
             this.rowsWritten.increment(report.rowsWritten());
         }

@@ -16,7 +16,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * One {@link Observation} per pass of one view: started when the engine says the pass starts
  * ({@link #onPassStarted}), stopped when it reports it ({@link #onPassFinished}), with the keys of
- * a {@link PassObservationConvention}. An errored pass records its error on the observation.
+ * the custom {@link PassObservationConvention}, if any, else the registry's global one for
+ * {@link PassObservationContext}, else {@link DefaultPassObservationConvention}. An errored pass
+ * records its error on the observation.
  *
  * <p>Threads: the engine calls both on the thread of the pass (a pass runs on one thread of the
  * engine's pool, and a view's passes run one at a time, in its partition's lane), so the open
@@ -30,15 +32,19 @@ public final class MaterializerObservationListener implements MaterializerListen
 
     private final Supplier<ObservationRegistry> registry;
 
-    private final PassObservationConvention convention;
+    private static final PassObservationConvention DEFAULT = new DefaultPassObservationConvention();
+
+    private final @Nullable PassObservationConvention convention;
 
     private final Map<ViewKey, Observation> open = new ConcurrentHashMap<>();
 
     /**
      * @param registry the registry, read at the first pass (it is built after the engine's listeners)
-     * @param convention the name and keys of the observations
+     * @param convention the name and keys of the observations, or null for the registry's global
+     *     convention or the default
      */
-    public MaterializerObservationListener(Supplier<ObservationRegistry> registry, PassObservationConvention convention) {
+    public MaterializerObservationListener(Supplier<ObservationRegistry> registry,
+            @Nullable PassObservationConvention convention) {
         this.registry = registry;
         this.convention = convention;
     }
@@ -49,8 +55,8 @@ public final class MaterializerObservationListener implements MaterializerListen
         if (observations.isNoop()) {
             return;
         }
-        Observation observation = Observation.createNotStarted(this.convention, () -> new PassObservationContext(view),
-                observations);
+        Observation observation = Observation.createNotStarted(this.convention, DEFAULT,
+                () -> new PassObservationContext(view), observations);
         Observation previous = this.open.put(view, observation.start());
         if (previous != null) {
             abandon(previous);

@@ -184,8 +184,9 @@ class MaterializerAutoConfigurationTests {
     }
 
     @Test
-    void withoutListenerBeansTheEngineHasTheNoOpListener() {
-        withMongoClient().run(context -> assertThat(this.factory.options().listener()).isSameAs(MaterializerListener.NONE));
+    void withoutListenerBeansOfItsOwnTheEngineHearsOnlyTheSpringEventPublisher() {
+        withMongoClient().run(context -> assertThat(this.factory.options().listener())
+            .isSameAs(context.getBean(dev.materializer.spring.event.MaterializerEventPublisher.class)));
     }
 
     @Test
@@ -196,8 +197,9 @@ class MaterializerAutoConfigurationTests {
             MaterializerListener listener = this.factory.options().listener();
             assertThat(listener).isInstanceOf(CompositeMaterializerListener.class);
             assertThat(((CompositeMaterializerListener) listener).listeners())
-                .contains(context.getBean(MaterializerMetricsListener.class), context.getBean(MaterializerLag.class))
-                .hasSize(4);
+                .contains(context.getBean(MaterializerMetricsListener.class), context.getBean(MaterializerLag.class),
+                        context.getBean(dev.materializer.spring.event.MaterializerEventPublisher.class))
+                .hasSize(5);
         });
     }
 

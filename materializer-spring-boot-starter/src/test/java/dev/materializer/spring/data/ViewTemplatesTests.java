@@ -148,6 +148,36 @@ class ViewTemplatesTests {
     }
 
     @Test
+    void aBlankOrPlaceholderTenantIsRefusedNamingTheRuleAndWritesNothing(TestMongo mongo) {
+        on(mongo).withUserConfiguration(ShopTemplates.class).run(context -> {
+            ViewTemplates templates = context.getBean(ViewTemplates.class);
+            for (String tenant : List.of("", " ", "{tenant}", "acme{x}", " acme")) {
+                org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
+                    .isThrownBy(() -> templates.installFor(tenant))
+                    .withMessageContaining("'" + tenant + "'")
+                    .withMessageContaining(ViewTemplates.TENANT_RULE);
+            }
+            assertThat(views(mongo).countDocuments()).isZero();
+        });
+    }
+
+    @Test
+    void withTheMaterializerDisabledNoReaderNoInstallerAndNoProblemAdviceIsCreated(TestMongo mongo) {
+        on(mongo).withUserConfiguration(ShopTemplates.class)
+            .withConfiguration(AutoConfigurations.of(dev.materializer.spring.autoconfigure.MaterializerAutoConfiguration.class,
+                    dev.materializer.spring.autoconfigure.web.MaterializerWebMvcAutoConfiguration.class))
+            .withPropertyValues("materializer.enabled=false")
+            .run(context -> {
+                assertThat(context).hasNotFailed();
+                assertThat(context).doesNotHaveBean(MaterializedViews.class);
+                assertThat(context).doesNotHaveBean(ViewTemplates.class);
+                assertThat(context).doesNotHaveBean(dev.materializer.spring.web.MaterializedViewProblemAdvice.class);
+                assertThat(context).doesNotHaveBean(dev.materializer.spring.autoconfigure.MaterializerProperties.class);
+                assertThat(views(mongo).countDocuments()).isZero();
+            });
+    }
+
+    @Test
     void anIdPatternWithoutTheTenantIsRefusedWhenBuilt() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ViewTemplate.withId("revenue"))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must hold {tenant} exactly once");

@@ -51,6 +51,34 @@ class MaterializerMetricsTests {
     }
 
     @Test
+    void overTwoInstancesThatKnowEveryViewTheViewGaugesAddUpToEachViewOnce() {
+        // Both know the four views of Snapshots.running(); acme is owned by the first, globex by the second.
+        RecordingMaterializer other = new RecordingMaterializer();
+        SimpleMeterRegistry otherRegistry = new SimpleMeterRegistry();
+        this.engine.setSnapshot(Snapshots.running());
+        other.setSnapshot(Snapshots.running());
+        this.engine.setOwned("acme"::equals);
+        other.setOwned("globex"::equals);
+        new MaterializerMeterBinder(this.engine, this.lag).bindTo(this.registry);
+        new MaterializerMeterBinder(other, new MaterializerLag(() -> other, this.nanos::get)).bindTo(otherRegistry);
+
+        for (String state : List.of("ok", "errored", "cycle", "pending")) {
+            double sum = this.registry.get(MaterializerMeters.VIEWS).tag("state", state).gauge().value()
+                    + otherRegistry.get(MaterializerMeters.VIEWS).tag("state", state).gauge().value();
+            assertThat(sum).as(state).isEqualTo(1.0);
+        }
+        assertThat(this.registry.get(MaterializerMeters.VIEWS).tag("state", "pending").gauge().value())
+            .as("globex's pending view is the other's").isZero();
+    }
+
+    @Test
+    void theStreamsKeptAreAGaugeBesideTheOpenOnes() {
+        new MaterializerMeterBinder(this.engine, this.lag).bindTo(this.registry);
+        this.engine.setSnapshot(Snapshots.running());
+        assertThat(this.registry.get(MaterializerMeters.STREAMS_WATCHED).gauge().value()).isEqualTo(3.0);
+    }
+
+    @Test
     void aScrapeReadsNoSnapshotSoItDoesNotCopyTheViews() {
         new MaterializerMeterBinder(this.engine, this.lag).bindTo(this.registry);
         this.engine.setSnapshot(Snapshots.running());

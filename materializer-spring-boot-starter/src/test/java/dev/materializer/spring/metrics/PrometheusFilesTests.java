@@ -79,10 +79,10 @@ class PrometheusFilesTests {
 
     @Test
     void theDerivationMatchesTheTableOfOperations() {
-        assertThat(exported()).contains("materializer_views", "materializer_streams_open_streams",
-                "materializer_passes_in_flight_passes", "materializer_lag_seconds", "materializer_pass_seconds_count",
-                "materializer_pass_seconds_sum", "materializer_pass_seconds_max", "materializer_changes_events_total",
-                "materializer_rows_written_rows_total", "materializer_rows_removed_rows_total",
+        assertThat(exported()).contains("materializer_views", "materializer_streams_open",
+                "materializer_streams_watched",                 "materializer_passes_in_flight", "materializer_lag_seconds", "materializer_pass_seconds_count",
+                "materializer_pass_seconds_sum", "materializer_pass_seconds_max", "materializer_changes_total",
+                "materializer_rows_written_total", "materializer_rows_removed_total",
                 "materializer_reconcile_drift_total", "materializer_reconcile_views_total");
     }
 

@@ -35,7 +35,7 @@ class MaterializerObservationListenerTests {
 
     MaterializerObservationListenerTests() {
         this.registry.observationConfig().observationHandler(this.recorder);
-        this.listener = new MaterializerObservationListener(() -> this.registry, new PassObservationConvention());
+        this.listener = new MaterializerObservationListener(() -> this.registry, new DefaultPassObservationConvention());
     }
 
     @Test
@@ -49,7 +49,7 @@ class MaterializerObservationListenerTests {
 
         assertThat(this.recorder.stopped).hasSize(1);
         Observation.Context context = this.recorder.stopped.get(0);
-        assertThat(context.getName()).isEqualTo("materializer.view.pass");
+        assertThat(context.getName()).isEqualTo("materializer.pass");
         assertThat(context.getContextualName()).isEqualTo("materializer pass");
         assertThat(context.getLowCardinalityKeyValues()).containsExactlyInAnyOrder(KeyValue.of("outcome", "changed"),
                 KeyValue.of("mode", "transaction"), KeyValue.of("scope", "keys"));
@@ -114,7 +114,7 @@ class MaterializerObservationListenerTests {
     @Test
     void withTheNoopRegistryNothingIsRecordedAndNothingIsHeld() {
         MaterializerObservationListener noop = new MaterializerObservationListener(() -> ObservationRegistry.NOOP,
-                new PassObservationConvention());
+                new DefaultPassObservationConvention());
         noop.onPassStarted(this.view);
         noop.onPassFinished(new PassReport(this.view, WriteMode.NONE, PassOutcome.UNCHANGED, 0, 0, Duration.ZERO, null));
         assertThat(noop.openObservations()).isZero();

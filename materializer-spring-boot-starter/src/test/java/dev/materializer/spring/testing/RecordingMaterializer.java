@@ -57,6 +57,13 @@ public final class RecordingMaterializer implements Materializer {
 
     private final AtomicInteger snapshotCalls = new AtomicInteger();
 
+    private volatile java.util.function.Predicate<String> owned = partition -> true;
+
+    /** @param owned the partitions this engine owns, for {@link #ownedViewCounts()}; every one until set */
+    public void setOwned(java.util.function.Predicate<String> owned) {
+        this.owned = owned;
+    }
+
     /** @param snapshot what {@link #snapshot()} returns from now on */
     public void setSnapshot(MaterializerSnapshot snapshot) {
         this.snapshot = snapshot;
@@ -180,6 +187,17 @@ public final class RecordingMaterializer implements Materializer {
         Map<String, Integer> counts = new HashMap<>();
         for (ViewSnapshot view : current().views()) {
             counts.merge(view.state(), 1, Integer::sum);
+        }
+        return counts;
+    }
+
+    @Override
+    public Map<String, Integer> ownedViewCounts() {
+        Map<String, Integer> counts = new HashMap<>();
+        for (ViewSnapshot view : current().views()) {
+            if (this.owned.test(view.partition())) {
+                counts.merge(view.state(), 1, Integer::sum);
+            }
         }
         return counts;
     }

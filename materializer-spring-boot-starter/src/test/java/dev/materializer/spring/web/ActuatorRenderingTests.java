@@ -49,6 +49,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.MOCK,
         properties = { "management.endpoints.web.exposure.include=materializer,health,metrics",
+                "management.endpoint.materializer.access=unrestricted",
                 "management.endpoint.health.show-details=always", "management.health.mongodb.enabled=false" })
 class ActuatorRenderingTests {
 
@@ -127,11 +128,14 @@ class ActuatorRenderingTests {
             .andExpect(jsonPath("$.views[*].id", contains("broken")));
         this.mvc.perform(get("/actuator/materializer").param("state", "broken"))
             .andExpect(status().isBadRequest())
-            .andExpect(status().reason("Unknown state 'broken': the state is one of [pending, ok, errored, cycle]"));
+            .andExpect(jsonPath("$.status").value(400))
+            .andExpect(jsonPath("$.detail").value("Unknown state 'broken': the state is one of [pending, ok, errored, cycle]"));
         this.mvc.perform(get("/actuator/materializer").param("size", "1001"))
             .andExpect(status().isBadRequest())
-            .andExpect(status().reason("The size is between 1 and 1000, was 1001"));
-        this.mvc.perform(get("/actuator/materializer").param("page", "first")).andExpect(status().isBadRequest());
+            .andExpect(jsonPath("$.detail").value("The size is between 1 and 1000, was 1001"));
+        this.mvc.perform(get("/actuator/materializer").param("page", "first"))
+            .andExpect(status().isBadRequest())
+            .andExpect(jsonPath("$.detail").value("The page is a whole number, was 'first'"));
     }
 
     @Test
@@ -227,10 +231,16 @@ class ActuatorRenderingTests {
         int callsBefore = this.engine.calls().size();
         this.mvc.perform(post("/actuator/materializer/acme/totals/rebuild"))
             .andExpect(status().isBadRequest())
-            .andExpect(status().reason("Unknown action 'rebuild': the action is one of [refresh, verify]"));
+            .andExpect(jsonPath("$.title").value("Bad Request"))
+            .andExpect(jsonPath("$.detail").value("Unknown action 'rebuild': the action is one of [refresh, verify]"));
         this.mvc.perform(post("/actuator/materializer/acme").contentType(MediaType.APPLICATION_JSON)
             .content("{\"id\": \"totals\", \"action\": \"rebuild\"}"))
-            .andExpect(status().isBadRequest());
+            .andExpect(status().isBadRequest())
+            .andExpect(jsonPath("$.detail").value("Unknown action 'rebuild': the action is one of [refresh, verify]"));
+        this.mvc.perform(post("/actuator/materializer/acme").contentType(MediaType.APPLICATION_JSON)
+            .content("{\"action\": \"verify\"}"))
+            .andExpect(status().isBadRequest())
+            .andExpect(jsonPath("$.detail").value("The body names the view: {\"id\": \"...\"}"));
         assertThat(this.engine.calls()).as("the unknown action ran nothing").hasSize(callsBefore);
     }
 
@@ -244,7 +254,8 @@ class ActuatorRenderingTests {
 
     @Test
     void theMetersAreOnTheMetricsEndpoint(@Autowired MaterializerMetricsListener listener,
-            @Autowired MaterializerLag lag) throws Exception {
+            @Autowired MaterializerLag lag,
+            @Autowired dev.materializer.spring.observation.MaterializerObservationListener observations) throws Exception {
         int snapshotsBefore = this.engine.snapshotCalls();
         this.mvc.perform(get("/actuator/metrics/materializer.views").param("tag", "state:errored"))
             .andExpect(status().isOk())
@@ -267,12 +278,17 @@ class ActuatorRenderingTests {
             this.engine.setCaughtUp(true);
         }
         listener.onChange("orders", null);
-        listener.onPassFinished(new PassReport(new ViewKey("acme", "totals"), WriteMode.GENERATION, PassOutcome.CHANGED,
-                4, 1, Duration.ofMillis(30), null));
+        // The engine tells every listener; with Boot's observations the observation is the timer.
+        PassReport pass = new PassReport(new ViewKey("acme", "totals"), WriteMode.GENERATION, PassOutcome.CHANGED,
+                4, 1, Duration.ofMillis(30), null);
+        observations.onPassStarted(pass.view());
+        observations.onPassFinished(pass);
+        listener.onPassFinished(pass);
         this.mvc.perform(get("/actuator/metrics/materializer.changes").param("tag", "source:orders"))
             .andExpect(jsonPath("$.measurements[0].value").value(1.0));
         this.mvc.perform(get("/actuator/metrics/materializer.pass").param("tag", "outcome:changed").param("tag", "mode:generation"))
-            .andExpect(jsonPath("$.measurements[?(@.statistic == 'COUNT')].value", contains(1.0)));
+            .andExpect(jsonPath("$.measurements[?(@.statistic == 'COUNT')].value", contains(1.0)))
+            .andExpect(jsonPath("$.availableTags[*].tag", containsInAnyOrder("scope", "error")));
         this.mvc.perform(get("/actuator/metrics/materializer.rows.written"))
             .andExpect(jsonPath("$.measurements[0].value").value(4.0));
         this.mvc.perform(get("/actuator/metrics/materializer.reconcile.drift"))
@@ -288,6 +304,17 @@ class ActuatorRenderingTests {
         assertThat(measurement("materializer.reconcile.drift")).isEqualTo(driftBefore + 2);
     }
 
+    @Test
+    void aViewATenantDoesNotHaveIsANotFoundProblemInTheApplicationsOwnController() throws Exception {
+        this.mvc.perform(get("/shop/acme/nope"))
+            .andExpect(status().isNotFound())
+            .andExpect(jsonPath("$.status").value(404))
+            .andExpect(jsonPath("$.title").value("Not Found"))
+            .andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.startsWith("Tenant 'acme' has no view 'nope'")))
+            .andExpect(jsonPath("$.tenant").value("acme"))
+            .andExpect(jsonPath("$.view").value("nope"));
+    }
+
     private double measurement(String meter) throws Exception {
         String body = this.mvc.perform(get("/actuator/metrics/" + meter)).andReturn().getResponse().getContentAsString();
         return JsonPath.<Double>read(body, "$.measurements[0].value");
@@ -300,6 +327,28 @@ class ActuatorRenderingTests {
         @Bean
         RecordingMaterializer materializer() {
             return new RecordingMaterializer();
+        }
+
+        @Bean
+        ShopController shopController(dev.materializer.spring.data.MaterializedViews views) {
+            return new ShopController(views);
+        }
+    }
+
+    /** A plain controller of the application that reads a view and lets the starter's exception out. */
+    @org.springframework.web.bind.annotation.RestController
+    static class ShopController {
+
+        private final dev.materializer.spring.data.MaterializedViews views;
+
+        ShopController(dev.materializer.spring.data.MaterializedViews views) {
+            this.views = views;
+        }
+
+        @org.springframework.web.bind.annotation.GetMapping("/shop/{tenant}/{view}")
+        Object view(@org.springframework.web.bind.annotation.PathVariable String tenant,
+                @org.springframework.web.bind.annotation.PathVariable String view) {
+            return this.views.viewDocument(tenant, view).toJson();
         }
     }
 }

@@ -57,6 +57,7 @@ import static org.awaitility.Awaitility.await;
 @ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = { "management.endpoints.web.exposure.include=materializer,health,metrics",
+                "management.endpoint.materializer.access=unrestricted",
                 "management.endpoint.health.show-details=always",
                 // The in-process server has no 'hello' command, so Boot's MongoDB indicator would say DOWN.
                 "management.health.mongodb.enabled=false", "materializer.debounce=50ms" })

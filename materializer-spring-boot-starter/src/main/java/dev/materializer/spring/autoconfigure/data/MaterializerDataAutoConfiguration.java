@@ -12,6 +12,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -25,11 +26,14 @@ import org.springframework.data.mongodb.core.MongoTemplate;
  * of every {@link ViewTemplate} bean, checked when created (a bad template fails the context, naming
  * its bean) and applied again at startup to the tenants that already have its view. The views
  * collection, partition and status fields are the engine's: {@code materializer.views-collection},
- * {@code materializer.partition-field}, {@code materializer.status-field}.
+ * {@code materializer.partition-field}, {@code materializer.status-field}. Nothing with
+ * {@code materializer.enabled=false}: no reader, no installer, so nothing writes view documents that
+ * no engine would run.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration")
 @ConditionalOnClass(MongoTemplate.class)
 @ConditionalOnBean(MongoOperations.class)
+@ConditionalOnBooleanProperty(name = MaterializerProperties.ENABLED, matchIfMissing = true)
 @EnableConfigurationProperties(MaterializerProperties.class)
 public final class MaterializerDataAutoConfiguration {
 

@@ -25,7 +25,8 @@ public final class MaterializerEndpointRuntimeHints implements RuntimeHintsRegis
             MaterializerEndpoint.CatchUpDescriptor.class, MaterializerEndpoint.ReconcileDescriptor.class,
             MaterializerEndpoint.ViewDescriptor.class, MaterializerEndpoint.ViewActionDescriptor.class,
             MaterializerEndpoint.RefreshDescriptor.class, MaterializerEndpoint.PassDescriptor.class,
-            MaterializerEndpoint.VerifyDescriptor.class, MaterializerEndpoint.VerifyReportDescriptor.class);
+            MaterializerEndpoint.VerifyDescriptor.class, MaterializerEndpoint.VerifyReportDescriptor.class,
+            MaterializerEndpoint.BadRequestDescriptor.class);
 
     private final BindingReflectionHintsRegistrar bindings = new BindingReflectionHintsRegistrar();
 

@@ -5,20 +5,24 @@ import dev.materializer.spring.autoconfigure.MaterializerAutoConfiguration;
 import dev.materializer.spring.metrics.MaterializerLag;
 import dev.materializer.spring.metrics.MaterializerMeterBinder;
 import dev.materializer.spring.metrics.MaterializerMetricsListener;
+import dev.materializer.spring.observation.MaterializerObservationListener;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The materializer's meters, when Micrometer is on the class path and the application has a
  * {@link MeterRegistry}: a {@link MaterializerMeterBinder} for the gauges, and a
- * {@link MaterializerMetricsListener} for the counters and the timer and a {@link MaterializerLag}
+ * {@link MaterializerMetricsListener} for the counters and the timer of passes (unless an observation
+ * of each pass makes that timer) and a {@link MaterializerLag}
  * for the lag, which the engine hears together with every other {@code MaterializerListener} bean. Boot binds every
  * {@code MeterBinder} bean once all singletons exist, so the engine (which needs the listener, which
  * needs the registry) and the binder (which needs the engine) do not form a cycle.
@@ -33,9 +37,19 @@ public final class MaterializerMetricsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     MaterializerMetricsListener materializerMetricsListener(MeterRegistry meterRegistry,
-            ObjectProvider<Materializer> materializer) {
-        return new MaterializerMetricsListener(meterRegistry, SingletonSupplier.of(materializer::getIfAvailable));
+            ObjectProvider<Materializer> materializer, ListableBeanFactory beanFactory) {
+        // With an observation of each pass, Boot's meter handler makes the timer: one per pass.
+        return new MaterializerMetricsListener(meterRegistry, SingletonSupplier.of(materializer::getIfAvailable),
+                !passesObserved(beanFactory));
     }
+
+    private static boolean passesObserved(ListableBeanFactory beanFactory) {
+        // The class is read only when the Observation API, which it needs, is there.
+        return ClassUtils.isPresent(OBSERVATION_API, MaterializerMetricsAutoConfiguration.class.getClassLoader())
+                && beanFactory.getBeanNamesForType(MaterializerObservationListener.class, false, false).length > 0;
+    }
+
+    private static final String OBSERVATION_API = "io.micrometer.observation.ObservationRegistry";
 
     @Bean
     @ConditionalOnMissingBean

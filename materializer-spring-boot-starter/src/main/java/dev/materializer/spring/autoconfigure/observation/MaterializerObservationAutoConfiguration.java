@@ -27,17 +27,13 @@ import org.springframework.util.function.SingletonSupplier;
 @ConditionalOnBean({ ObservationRegistry.class, Materializer.class })
 public final class MaterializerObservationAutoConfiguration {
 
-    @Bean
-    @ConditionalOnMissingBean
-    PassObservationConvention materializerPassObservationConvention() {
-        return new PassObservationConvention();
-    }
-
+    // The convention is the user's bean, if any; else the registry's global one, else the default.
     @Bean
     @ConditionalOnMissingBean
     MaterializerObservationListener materializerObservationListener(ObjectProvider<ObservationRegistry> registry,
-            PassObservationConvention convention) {
+            ObjectProvider<PassObservationConvention> convention) {
         return new MaterializerObservationListener(
-                SingletonSupplier.of(() -> registry.getIfAvailable(() -> ObservationRegistry.NOOP)), convention);
+                SingletonSupplier.of(() -> registry.getIfAvailable(() -> ObservationRegistry.NOOP)),
+                convention.getIfAvailable());
     }
 }

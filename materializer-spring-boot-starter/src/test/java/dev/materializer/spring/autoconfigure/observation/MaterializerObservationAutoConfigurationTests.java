@@ -15,6 +15,8 @@ import dev.materializer.spring.autoconfigure.MaterializerFactory;
 import dev.materializer.spring.autoconfigure.metrics.MaterializerMetricsAutoConfiguration;
 import dev.materializer.spring.metrics.MaterializerMeters;
 import dev.materializer.spring.observation.MaterializerObservationListener;
+import dev.materializer.spring.observation.DefaultPassObservationConvention;
+import dev.materializer.spring.observation.PassObservationContext;
 import dev.materializer.spring.observation.PassObservationConvention;
 import dev.materializer.spring.testing.RecordingMaterializerFactory;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -75,15 +77,58 @@ class MaterializerObservationAutoConfigurationTests {
         });
         this.runner.withBean(ObservationRegistry.class, () -> registry).run(context -> {
             assertThat(context).hasSingleBean(MaterializerObservationListener.class);
-            assertThat(context).hasSingleBean(PassObservationConvention.class);
             pass(this.factory.options().listener());
             assertThat(stopped).singleElement()
-                .satisfies(observed -> assertThat(observed.getName()).isEqualTo(PassObservationConvention.NAME));
+                .satisfies(observed -> assertThat(observed.getName()).isEqualTo(DefaultPassObservationConvention.NAME));
         });
     }
 
     @Test
-    void withBootsObservationAndMetricsTheObservationsTimerDoesNotClashWithThePassTimer() {
+    void aConventionBeanReplacesTheDefaultAndAGlobalOneReplacesItWhereNoBeanDoes() {
+        List<String> names = new CopyOnWriteArrayList<>();
+        ObservationRegistry registry = ObservationRegistry.create();
+        registry.observationConfig().observationHandler(new ObservationHandler<>() {
+            @Override
+            public void onStop(Observation.Context context) {
+                names.add(context.getName());
+            }
+
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return true;
+            }
+        });
+        registry.observationConfig().observationConvention(new io.micrometer.observation.GlobalObservationConvention<PassObservationContext>() {
+            @Override
+            public String getName() {
+                return "global.pass";
+            }
+
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return context instanceof PassObservationContext;
+            }
+        });
+        this.runner.withBean(ObservationRegistry.class, () -> registry).run(context -> {
+            pass(this.factory.options().listener());
+            assertThat(names).as("the global convention, as no bean names one").containsExactly("global.pass");
+        });
+        names.clear();
+        this.runner.withBean(ObservationRegistry.class, () -> registry)
+            .withBean(PassObservationConvention.class, () -> new DefaultPassObservationConvention() {
+                @Override
+                public String getName() {
+                    return "shop.pass";
+                }
+            })
+            .run(context -> {
+                pass(this.factory.options().listener());
+                assertThat(names).as("the bean's convention").containsExactly("shop.pass");
+            });
+    }
+
+    @Test
+    void withBootsObservationAndMetricsEachPassIsTimedOnceByTheObservation() {
         this.runner
             .withConfiguration(AutoConfigurations.of(MaterializerMetricsAutoConfiguration.class,
                     org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration.class,
@@ -95,13 +140,15 @@ class MaterializerObservationAutoConfigurationTests {
                 assertThat(context).hasSingleBean(MaterializerObservationListener.class);
                 pass(this.factory.options().listener());
                 MeterRegistry meters = context.getBean(MeterRegistry.class);
-                assertThat(meters.get(PassObservationConvention.NAME).tag("outcome", "changed").timer().count())
-                    .as("Boot's meter handler times the observation under its own name").isEqualTo(1);
-                assertThat(meters.get(MaterializerMeters.PASS).tag("outcome", "changed").tag("mode", "generation")
-                    .tag("scope", "full").timer().count()).isEqualTo(1);
-                assertThat(meters.get(MaterializerMeters.PASS).timers()).allSatisfy(timer -> assertThat(timer.getId()
-                    .getTags()).extracting(io.micrometer.core.instrument.Tag::getKey)
-                    .containsExactlyInAnyOrder("outcome", "mode", "scope"));
+                assertThat(meters.get(MaterializerMeters.PASS).timers()).as("one timer, of the one pass")
+                    .singleElement()
+                    .satisfies(timer -> {
+                        assertThat(timer.count()).isEqualTo(1);
+                        assertThat(timer.getId().getTags()).extracting(io.micrometer.core.instrument.Tag::getKey)
+                            .containsExactlyInAnyOrder("outcome", "mode", "scope", "error");
+                        assertThat(timer.getId().getTag("outcome")).isEqualTo("changed");
+                    });
+                assertThat(meters.find("materializer.view.pass").timers()).as("no second timer of passes").isEmpty();
             });
     }
 
