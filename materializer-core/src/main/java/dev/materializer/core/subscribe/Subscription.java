@@ -187,6 +187,15 @@ final class Subscription implements ViewSubscription {
 
     @Override
     public void close() {
+        end(true);
+    }
+
+    /**
+     * Ends the subscription.
+     * @param waitForCall whether to wait for a call of the subscriber in progress; the engine's close
+     *     does not, so a subscriber that ignores its interrupt never holds the engine up
+     */
+    void end(boolean waitForCall) {
         synchronized (this) {
             if (closing) {
                 return;
@@ -196,8 +205,10 @@ final class Subscription implements ViewSubscription {
         }
         if (Thread.currentThread() != thread) {
             thread.interrupt();
-            synchronized (calling) {
-                // Waits for a call in progress: none starts after this
+            if (waitForCall) {
+                synchronized (calling) {
+                    // Waits for a call in progress: none starts after this
+                }
             }
         }
         closed.accept(this);

@@ -486,12 +486,12 @@ public final class ViewSubscriptions implements AutoCloseable {
         return worker.getPoolSize();
     }
 
-    /** Ends every subscription and the worker. */
+    /** Ends every subscription and the worker, without waiting for a subscriber's call in progress. */
     @Override
     public void close() {
         closed = true;
         tracked.values().forEach(partitions -> partitions.values()
-            .forEach(view -> view.subscribers.forEach(Subscription::close)));
+            .forEach(view -> view.subscribers.forEach(subscription -> subscription.end(false))));
         tracked.clear();
         heard.clear();
         worker.shutdownNow();

@@ -1,7 +1,5 @@
 package dev.materializer.core.subscribe;
 
-import java.util.Map;
-
 import dev.materializer.core.SnapshotReason;
 import dev.materializer.core.ViewDelta;
 import dev.materializer.core.ViewRowsSnapshot;
@@ -227,8 +225,30 @@ class ViewSubscriptionsInProcessTest {
         }
     }
 
-    @SuppressWarnings("unused")
-    private static Map<String, Integer> none() {
-        return Map.of();
+    @Test
+    void theEnginesCloseNeverWaitsForASubscriberThatIgnoresItsInterrupt(TestMongo mongo) throws Exception {
+        HandWrittenVersions view = new HandWrittenVersions(mongo.database(), "revenue", "acme", "revenue");
+        view.flip(rows("apple", 1));
+        java.util.concurrent.CountDownLatch inCall = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+        ViewSubscriptions hub = new ViewSubscriptions(mongo.database(), view.options);
+        hub.subscribe("acme", "revenue", null, new dev.materializer.core.LiveRows() {
+            @Override
+            public void onSnapshot(ViewRowsSnapshot snapshot) {
+                inCall.countDown();
+                while (never.getCount() > 0) {
+                    try {
+                        never.await();
+                    }
+                    catch (InterruptedException ignored) {
+                        // A subscriber that does not stop when told
+                    }
+                }
+            }
+        });
+        assertThat(inCall.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10), hub::close);
+        assertThat(hub.followed()).isZero();
+        never.countDown();
     }
 }
