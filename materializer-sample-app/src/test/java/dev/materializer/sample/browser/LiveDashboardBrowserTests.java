@@ -12,6 +12,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,6 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Chromium; an order posted through the page's form changes the table cell and the best product,
  * with no reload — the page follows the views over server-sent events.
  */
+// Its own context, closed after it: the browser's streams and the data it posts reach no other test
+@DirtiesContext
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class LiveDashboardBrowserTests {
 

@@ -13,6 +13,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.data.mongodb.core.MongoTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,6 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * as a graph (orders → revenue → best product, a view over a view) from the endpoint's JSON, and
  * puts an errored view first with its error.
  */
+// Its own context, closed after it: the browser's streams and the data it posts reach no other test
+@DirtiesContext
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
         "materializer.ui.enabled=true",
         "management.endpoints.web.exposure.include=health,metrics,materializer,materializerui" })
