@@ -143,7 +143,7 @@ public final class ViewSubscriptions implements AutoCloseable {
                 listener.onOpened(collection, resumed, reopened, from);
                 if (reopened) {
                     // Events may have gone by unheard: every followed view is read again
-                    tracked.values().forEach(partitions -> partitions.values().forEach(view -> later(view, false)));
+                    tracked.values().forEach(partitions -> partitions.values().forEach(ViewSubscriptions.this::refresh));
                 }
             }
 
@@ -244,10 +244,7 @@ public final class ViewSubscriptions implements AutoCloseable {
             fresh = advance(view, readPoint(view));
         }
         catch (RuntimeException ex) {
-            log.warn("View {}/{} could not be read for a new subscriber ({}); it is tried again in {}", view.partition,
-                    view.viewId, ex.toString(), retryAfter);
-            CompletableFuture.delayedExecutor(retryAfter.toMillis(), TimeUnit.MILLISECONDS, this::submit)
-                .execute(() -> join(view, subscription));
+            retry(view, "for a new subscriber", ex, () -> join(view, subscription));
             return;
         }
         ViewPoint at = view.point();
@@ -302,16 +299,14 @@ public final class ViewSubscriptions implements AutoCloseable {
                 advance(view, ViewPoint.of(document.orElse(null), view.partition, partitionField, statusField));
             }
             catch (RuntimeException ex) {
-                log.warn("The changes of view {}/{} could not be read ({}); they are read again in {}", view.partition,
-                        view.viewId, ex.toString(), retryAfter);
-                later(view, true);
+                retry(view, "for its changes", ex, () -> refresh(view));
             }
         }
     }
 
-    /** Reads the view again, now or after the retry wait, and hands its subscribers what moved. */
-    private void later(TrackedView view, boolean wait) {
-        Runnable refresh = () -> {
+    /** Reads the view again and hands its subscribers what moved. */
+    private void refresh(TrackedView view) {
+        submit(() -> {
             if (closed || view.subscribers.isEmpty()) {
                 return;
             }
@@ -319,17 +314,16 @@ public final class ViewSubscriptions implements AutoCloseable {
                 advance(view, readPoint(view));
             }
             catch (RuntimeException ex) {
-                log.warn("View {}/{} could not be read ({}); it is read again in {}", view.partition, view.viewId,
-                        ex.toString(), retryAfter);
-                later(view, true);
+                retry(view, "again", ex, () -> refresh(view));
             }
-        };
-        if (wait) {
-            CompletableFuture.delayedExecutor(retryAfter.toMillis(), TimeUnit.MILLISECONDS, this::submit).execute(refresh);
-        }
-        else {
-            submit(refresh);
-        }
+        });
+    }
+
+    /** A read that failed (the deployment, most likely) is tried again on the worker after the rewatch wait. */
+    private void retry(TrackedView view, String why, RuntimeException failure, Runnable again) {
+        log.warn("View {}/{} could not be read {} ({}); it is tried again in {}", view.partition, view.viewId, why,
+                failure.toString(), retryAfter);
+        CompletableFuture.delayedExecutor(retryAfter.toMillis(), TimeUnit.MILLISECONDS, this::submit).execute(again);
     }
 
     /**
@@ -359,11 +353,7 @@ public final class ViewSubscriptions implements AutoCloseable {
             if (kept(now, was.number())) {
                 List<ViewDelta> deltas = deltas(view, was.number(), now);
                 if (deltas != null) {
-                    deltas.forEach(delta -> view.subscribers.forEach(subscription -> {
-                        if (subscription.following()) {
-                            subscription.offer(delta);
-                        }
-                    }));
+                    deltas.forEach(delta -> following(view).forEach(subscription -> subscription.offer(delta)));
                     return null;
                 }
             }
@@ -374,12 +364,13 @@ public final class ViewSubscriptions implements AutoCloseable {
         List<ViewRow> rows = rowsAt(view, now);
         standAt(view, now, rows);
         ViewRowsSnapshot snapshot = new ViewRowsSnapshot(view.partition, view.viewId, now.number(), rows, reason);
-        view.subscribers.forEach(subscription -> {
-            if (subscription.following()) {
-                subscription.offer(snapshot);
-            }
-        });
+        following(view).forEach(subscription -> subscription.offer(snapshot));
         return rows;
+    }
+
+    /** The subscribers that stand where the view stands: joined, not behind, not closed. */
+    private static List<Subscription> following(TrackedView view) {
+        return view.subscribers.stream().filter(Subscription::following).toList();
     }
 
     /** The deltas from a generation to a later one in the same place; null when they cannot be proven whole. */
@@ -448,10 +439,7 @@ public final class ViewSubscriptions implements AutoCloseable {
                         rowsAt(view, view.point()), SnapshotReason.FELL_BEHIND));
             }
             catch (RuntimeException ex) {
-                log.warn("View {}/{} could not be read for a subscriber that fell behind ({}); it is tried again in {}",
-                        view.partition, view.viewId, ex.toString(), retryAfter);
-                CompletableFuture.delayedExecutor(retryAfter.toMillis(), TimeUnit.MILLISECONDS)
-                    .execute(() -> snapshotFor(subscription));
+                retry(view, "for a subscriber that fell behind", ex, () -> snapshotFor(subscription));
             }
         });
     }
