@@ -195,6 +195,36 @@ public interface Materializer extends AutoCloseable {
     }
 
     /**
+     * Subscribes to a view's changes from now: the subscriber is handed the view's rows (a
+     * {@link ViewRowsSnapshot}, reason {@link SnapshotReason#STARTED}), then one {@link ViewDelta}
+     * per flip, in generation order, none skipped, none partial. Works on every instance, whoever
+     * owns the partition. A view not known yet (or never run) starts from no rows at generation 0.
+     * @param partition the partition
+     * @param viewId the text of the view's {@code _id}
+     * @param subscriber what receives the changes, on a thread of the subscription
+     * @return the subscription; close it to free it
+     */
+    default ViewSubscription subscribe(String partition, String viewId, ViewSubscriber subscriber) {
+        throw new UnsupportedOperationException("this materializer cannot follow views");
+    }
+
+    /**
+     * Subscribes to a view's changes after a generation the subscriber holds: while the versions
+     * since are kept (within {@code generation-grace} of that generation being superseded), it is
+     * told {@link ViewSubscriber#onResumed(long)} and handed every delta since; otherwise a snapshot
+     * ({@link SnapshotReason#NOT_RESUMABLE}) and the deltas after it.
+     * @param partition the partition
+     * @param viewId the text of the view's {@code _id}
+     * @param fromGeneration the generation the subscriber holds (that of its last delta or snapshot)
+     * @param subscriber what receives the changes, on a thread of the subscription
+     * @return the subscription; close it to free it
+     */
+    default ViewSubscription subscribe(String partition, String viewId, long fromGeneration,
+            ViewSubscriber subscriber) {
+        throw new UnsupportedOperationException("this materializer cannot follow views");
+    }
+
+    /**
      * Runs one view now, outside the debounce.
      * @param partition the partition
      * @param id the text of the view's {@code _id}

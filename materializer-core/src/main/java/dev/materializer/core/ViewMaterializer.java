@@ -18,6 +18,7 @@ import dev.materializer.core.reconcile.Reconciler;
 import dev.materializer.core.routing.PartitionRouter;
 import dev.materializer.core.server.CapabilityDetector;
 import dev.materializer.core.server.ClockSkew;
+import dev.materializer.core.subscribe.ViewSubscriptions;
 import dev.materializer.core.server.ClusterTime;
 import dev.materializer.core.server.EngineConcerns;
 import dev.materializer.core.server.EngineIndexes;
@@ -103,6 +104,8 @@ public final class ViewMaterializer implements Materializer {
 
     private final EngineFreshness freshnessProbe;
 
+    private final ViewSubscriptions subscriptions;
+
     /** Visible for testing: lets a test hold a stream's hand-over of events. */
     private final HandOverGate handOvers = new HandOverGate();
 
@@ -160,6 +163,7 @@ public final class ViewMaterializer implements Materializer {
                 clock, options, listener, status, ownership::owns, ownership::liveInstances, heard);
         this.leftRows = new LeftRowsCleanup(new LeftPlaces(this.database, options.checkpointsCollection()), clock,
                 lanes, registry, ownership::owns, () -> runner, () -> state == EngineState.RUNNING, options);
+        this.subscriptions = new ViewSubscriptions(this.database, options);
         this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler,
                 leftRows);
         this.freshnessProbe = new EngineFreshness(registry, feed, scheduler, ownership, status, this::definitionsHeard,
@@ -212,7 +216,7 @@ public final class ViewMaterializer implements Materializer {
             runner = viewRunner;
             passes.useRunner(viewRunner);
             CollectionStream stream = new CollectionStream(database, options.viewsCollection(), false, null,
-                    handOvers.around(catalog),
+                    handOvers.around(subscriptions.around(catalog)),
                     clock, options.rewatch(), options.maxBackoff(), SourceFeed.CHECKPOINT_INTERVAL);
             synchronized (lifecycle) {
                 if (state == EngineState.STOPPING || state == EngineState.STOPPED) {
@@ -332,6 +336,8 @@ public final class ViewMaterializer implements Materializer {
         // Leaving first lets the others take this instance's partitions at their next beat.
         quietly("leave", ownership::close);
         quietly("close the views stream", this::closeViewsStream);
+        // After the views stream: no change is heard for them any more
+        quietly("end the subscriptions", subscriptions::close);
         quietly("close the source streams", () -> {
             try {
                 feed.close(CLOSE_WAIT);
@@ -372,6 +378,7 @@ public final class ViewMaterializer implements Materializer {
         }
         reconciler.close();
         leftRows.close();
+        subscriptions.close();
         ownership.stopBeating();
         closeViewsStream();
         feed.abandon();
@@ -390,6 +397,16 @@ public final class ViewMaterializer implements Materializer {
         if (stream != null) {
             stream.close();
         }
+    }
+
+    @Override
+    public ViewSubscription subscribe(String partition, String viewId, ViewSubscriber subscriber) {
+        return subscriptions.subscribe(partition, viewId, null, subscriber);
+    }
+
+    @Override
+    public ViewSubscription subscribe(String partition, String viewId, long fromGeneration, ViewSubscriber subscriber) {
+        return subscriptions.subscribe(partition, viewId, fromGeneration, subscriber);
     }
 
     @Override

@@ -28,10 +28,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>What it guarantees the sweep: {@link #oldestReadable} is never above a generation a reader
  * may hold, so removing the versions superseded at or before it removes nothing such a reader sees.
+ * Subscriptions ({@code subscribe}) rely on the converse: while a generation is not below it, every
+ * version closed after that generation is still stored, so the deltas since it can be read.
  *
  * <p>Immutable and thread-safe.
  */
-final class ReadableGenerations {
+public final class ReadableGenerations {
 
     /** How many entries, at most, share the grace: the bound of the list in the status. */
     static final int SLICES_PER_GRACE = 16;
@@ -40,7 +42,10 @@ final class ReadableGenerations {
 
     private final long sliceMillis;
 
-    ReadableGenerations(Duration grace) {
+    /**
+     * @param grace the {@code generationGrace}: how long a superseded generation stays readable
+     */
+    public ReadableGenerations(Duration grace) {
         this.grace = grace;
         this.sliceMillis = Math.max(1, grace.toMillis() / SLICES_PER_GRACE);
     }
@@ -78,7 +83,7 @@ final class ReadableGenerations {
      * @param serverNow the server's time of that read
      * @return the generation number, or 0
      */
-    long oldestReadable(ViewStatus status, Instant serverNow) {
+    public long oldestReadable(ViewStatus status, Instant serverNow) {
         Generation current = status.generation();
         if (current == null || current.isLegacy()) {
             return 0;

@@ -134,6 +134,9 @@ public class MaterializerProperties {
     /** Reconciler: every view re-run and compared with its stored rows, to find and heal drift. */
     private final Reconcile reconcile = new Reconcile();
 
+    /** Operator page: the views of each partition as a graph, read from the materializer endpoint. */
+    private final Ui ui = new Ui();
+
     public boolean isEnabled() {
         return this.enabled;
     }
@@ -312,6 +315,32 @@ public class MaterializerProperties {
 
     public Reconcile getReconcile() {
         return this.reconcile;
+    }
+
+    public Ui getUi() {
+        return this.ui;
+    }
+
+    /**
+     * The operator page under {@code materializer.ui.*}: a read-only page of the actuator, beside
+     * the {@code materializer} endpoint whose answer it shows.
+     */
+    public static class Ui {
+
+        /**
+         * Whether to serve the operator page at the actuator endpoint 'materializerui' (expose it
+         * with the 'materializer' endpoint): the views of each partition as a graph of their
+         * dependencies, errored views first.
+         */
+        private boolean enabled = false;
+
+        public boolean isEnabled() {
+            return this.enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
     }
 
     /**

@@ -13,6 +13,8 @@ import dev.materializer.core.VerifyReport;
 import dev.materializer.core.ViewPage;
 import dev.materializer.core.ViewQuery;
 import dev.materializer.core.ViewSnapshot;
+import dev.materializer.core.ViewSubscriber;
+import dev.materializer.core.ViewSubscription;
 import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 
@@ -130,6 +132,18 @@ final class RestartableMaterializer implements Materializer {
     public boolean awaitFresh(String partition, String id, String collection, @Nullable BsonTimestamp operationTime,
             Duration timeout) throws InterruptedException {
         return this.current.awaitFresh(partition, id, collection, operationTime, timeout);
+    }
+
+    /** Subscribes on the current engine: its close (a stop of the lifecycle) ends the subscription. */
+    @Override
+    public ViewSubscription subscribe(String partition, String viewId, ViewSubscriber subscriber) {
+        return this.current.subscribe(partition, viewId, subscriber);
+    }
+
+    /** Subscribes on the current engine: its close (a stop of the lifecycle) ends the subscription. */
+    @Override
+    public ViewSubscription subscribe(String partition, String viewId, long fromGeneration, ViewSubscriber subscriber) {
+        return this.current.subscribe(partition, viewId, fromGeneration, subscriber);
     }
 
     @Override

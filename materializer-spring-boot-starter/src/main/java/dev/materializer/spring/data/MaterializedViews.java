@@ -7,14 +7,25 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.FindIterable;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.MongoClientSettings;
 import dev.materializer.core.Materializer;
+import dev.materializer.core.ViewDelta;
+import dev.materializer.core.ViewRow;
+import dev.materializer.core.ViewRowsSnapshot;
+import dev.materializer.core.ViewSubscriber;
+import dev.materializer.core.ViewSubscription;
 import dev.materializer.core.view.ViewFilter;
+import org.bson.BsonDocument;
+import org.bson.BsonDocumentReader;
 import org.bson.BsonTimestamp;
+import org.bson.codecs.Codec;
+import org.bson.codecs.DecoderContext;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.jspecify.annotations.Nullable;
@@ -49,6 +60,8 @@ import static com.mongodb.client.model.Filters.eq;
  * ({@code "{tenant}:revenue"}). Field projections of the query are not supported. Thread-safe.
  */
 public final class MaterializedViews {
+
+    private static final Codec<Document> DOCUMENTS = MongoClientSettings.getDefaultCodecRegistry().get(Document.class);
 
     private final MongoOperations mongo;
 
@@ -230,11 +243,82 @@ public final class MaterializedViews {
         }
     }
 
+    /**
+     * Follows a view's changes from now, typed: first a {@link ViewChange.Kind#RESET} and the rows
+     * as they are, then the rows each flip added, changed or removed, in generation order, on a
+     * thread of the subscription (see {@link Materializer#subscribe(String, String, ViewSubscriber)}).
+     * Works on every instance. The subscription ends when the engine closes.
+     * @param <T> the type of a row
+     * @param tenant the tenant
+     * @param view the view's id, or an id pattern with {@value ViewTemplate#TENANT}
+     * @param type the type of a row ({@code Document} for the rows as they are)
+     * @param listener what receives each change; an exception it throws is logged, and the changes go on
+     * @return the subscription: close it to stop
+     * @throws IllegalStateException when no engine runs in this application
+     */
+    public <T> ViewSubscription changes(String tenant, String view, Class<T> type, Consumer<ViewChange<T>> listener) {
+        return engine().subscribe(tenant, view.replace(ViewTemplate.TENANT, tenant), typed(type, listener));
+    }
+
+    /**
+     * Follows a view's changes after a generation the caller holds (a {@link ViewChange#generation()}
+     * it was handed): the changes since, while they are kept ({@code generation-grace}); otherwise a
+     * {@link ViewChange.Kind#RESET} with the rows, reason
+     * {@link dev.materializer.core.SnapshotReason#NOT_RESUMABLE}.
+     * @param <T> the type of a row
+     * @param tenant the tenant
+     * @param view the view's id, or an id pattern with {@value ViewTemplate#TENANT}
+     * @param type the type of a row
+     * @param fromGeneration the generation the caller holds
+     * @param listener what receives each change
+     * @return the subscription: close it to stop
+     * @throws IllegalStateException when no engine runs in this application
+     */
+    public <T> ViewSubscription changes(String tenant, String view, Class<T> type, long fromGeneration,
+            Consumer<ViewChange<T>> listener) {
+        return engine().subscribe(tenant, view.replace(ViewTemplate.TENANT, tenant), fromGeneration,
+                typed(type, listener));
+    }
+
+    /** A core subscriber that hands each row of a snapshot or delta to the listener, mapped to the type. */
+    private <T> ViewSubscriber typed(Class<T> type, Consumer<ViewChange<T>> listener) {
+        return new ViewSubscriber() {
+            @Override
+            public void onSnapshot(ViewRowsSnapshot snapshot) {
+                listener.accept(new ViewChange<>(ViewChange.Kind.RESET, snapshot.generation(), null, null, null,
+                        snapshot.reason()));
+                snapshot.rows().forEach(row -> listener.accept(new ViewChange<>(ViewChange.Kind.ADDED,
+                        snapshot.generation(), key(row), null, map(decoded(row), type), null)));
+            }
+
+            @Override
+            public void onDelta(ViewDelta delta) {
+                long generation = delta.toGeneration();
+                delta.removed().forEach(row -> listener.accept(new ViewChange<>(ViewChange.Kind.REMOVED, generation,
+                        key(row), map(decoded(row), type), null, null)));
+                delta.changed().forEach(change -> listener.accept(new ViewChange<>(ViewChange.Kind.CHANGED,
+                        generation, key(change.after()), map(decoded(change.before()), type),
+                        map(decoded(change.after()), type), null)));
+                delta.added().forEach(row -> listener.accept(new ViewChange<>(ViewChange.Kind.ADDED, generation,
+                        key(row), null, map(decoded(row), type), null)));
+            }
+        };
+    }
+
+    private static Document decoded(ViewRow row) {
+        return DOCUMENTS.decode(new BsonDocumentReader(row.document()), DecoderContext.builder().build());
+    }
+
+    private static @Nullable Object key(ViewRow row) {
+        return DOCUMENTS.decode(new BsonDocumentReader(new BsonDocument("k", row.id())),
+                DecoderContext.builder().build()).get("k");
+    }
+
     private Materializer engine() {
         Materializer materializer = this.engine.get();
         if (materializer == null) {
-            throw new IllegalStateException("no materializer runs in this application: a wait for a fresh view "
-                    + "needs the engine (materializer.enabled=true and a MongoClient bean)");
+            throw new IllegalStateException("no materializer runs in this application: waiting for a fresh view "
+                    + "or following its changes needs the engine (materializer.enabled=true and a MongoClient bean)");
         }
         return materializer;
     }

@@ -13,6 +13,7 @@ import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.routing.PartitionMapping;
 import dev.materializer.spring.autoconfigure.endpoint.MaterializerEndpointAutoConfiguration;
+import dev.materializer.spring.endpoint.MaterializerUiEndpoint;
 import dev.materializer.spring.autoconfigure.health.MaterializerHealthAutoConfiguration;
 import dev.materializer.spring.autoconfigure.metrics.MaterializerMetricsAutoConfiguration;
 import dev.materializer.spring.endpoint.MaterializerEndpoint;
@@ -239,6 +240,18 @@ class MaterializerAutoConfigurationTests {
         withMongoClient().withPropertyValues("spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=materializer")
             .run(context -> assertThat(context).hasSingleBean(MaterializerEndpoint.class)
                 .doesNotHaveBean(MaterializerWebEndpointExtension.class));
+    }
+
+    @Test
+    void theOperatorPageIsServedOnlyWhenEnabledAndExposedBesideTheEndpoint() {
+        String both = "management.endpoints.web.exposure.include=materializer,materializerui";
+        withMongoClient().withPropertyValues(both)
+            .run(context -> assertThat(context).doesNotHaveBean(MaterializerUiEndpoint.class));
+        withMongoClient().withPropertyValues("materializer.ui.enabled=true", "management.endpoints.web.exposure.include=materializer")
+            .run(context -> assertThat(context).doesNotHaveBean(MaterializerUiEndpoint.class));
+        withMongoClient().withPropertyValues("materializer.ui.enabled=true", both)
+            .run(context -> assertThat(context.getBean(MaterializerUiEndpoint.class).page())
+                .contains("<title>Materializer</title>").contains("fetch("));
     }
 
     @Test

@@ -55,6 +55,9 @@ class RestartableMaterializerTests {
         if (type == Duration.class) {
             return Duration.ZERO;
         }
+        if (type == long.class) {
+            return 0L;
+        }
         return null;
     }
 

@@ -3,6 +3,7 @@ package dev.materializer.spring.autoconfigure.data;
 import dev.materializer.core.Materializer;
 import dev.materializer.spring.autoconfigure.MaterializerProperties;
 import dev.materializer.spring.data.MaterializedViews;
+import dev.materializer.spring.data.ReactiveMaterializedViews;
 import dev.materializer.spring.data.ViewNaming;
 import dev.materializer.spring.data.ViewTemplate;
 import dev.materializer.spring.data.ViewTemplates;
@@ -26,7 +27,8 @@ import org.springframework.data.mongodb.core.MongoTemplate;
  * of every {@link ViewTemplate} bean, checked when created (a bad template fails the context, naming
  * its bean) and applied again at startup to the tenants that already have its view. The views
  * collection, partition and status fields are the engine's: {@code materializer.views-collection},
- * {@code materializer.partition-field}, {@code materializer.status-field}. Nothing with
+ * {@code materializer.partition-field}, {@code materializer.status-field}. With Reactor on the
+ * classpath too, a {@link ReactiveMaterializedViews}: a view's changes as a {@code Flux}. Nothing with
  * {@code materializer.enabled=false}: no reader, no installer, so nothing writes view documents that
  * no engine would run.
  */
@@ -55,6 +57,18 @@ public final class MaterializerDataAutoConfiguration {
     @Bean
     static SmartInitializingSingleton viewTemplatesReapply(ListableBeanFactory beanFactory) {
         return () -> beanFactory.getBeanProvider(ViewTemplates.class).ifAvailable(ViewTemplates::reapply);
+    }
+
+    /** With Reactor on the classpath: a view's changes as a {@code Flux}. */
+    @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "reactor.core.publisher.Flux")
+    static final class ReactiveChanges {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ReactiveMaterializedViews reactiveMaterializedViews(MaterializedViews views) {
+            return new ReactiveMaterializedViews(views);
+        }
     }
 
     private static ViewNaming naming(MaterializerProperties properties) {

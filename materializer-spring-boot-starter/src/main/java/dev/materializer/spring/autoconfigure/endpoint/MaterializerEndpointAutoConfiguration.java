@@ -3,6 +3,7 @@ package dev.materializer.spring.autoconfigure.endpoint;
 import dev.materializer.core.Materializer;
 import dev.materializer.spring.autoconfigure.MaterializerAutoConfiguration;
 import dev.materializer.spring.endpoint.MaterializerEndpoint;
+import dev.materializer.spring.endpoint.MaterializerUiEndpoint;
 import dev.materializer.spring.endpoint.MaterializerWebEndpointExtension;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -11,6 +12,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ImportRuntimeHints;
 
@@ -18,7 +20,8 @@ import org.springframework.context.annotation.ImportRuntimeHints;
  * The {@code materializer} actuator endpoint, when actuator is on the class path, the engine runs
  * and the endpoint is available (exposed, e.g. {@code management.endpoints.web.exposure.include=materializer},
  * and its access not {@code none}); and its web extension, which answers 404 for an unknown view on
- * write too, when it is exposed over the web.
+ * write too, when it is exposed over the web; and, with {@code materializer.ui.enabled=true} and
+ * exposed too, the operator page ({@link MaterializerUiEndpoint}).
  */
 @AutoConfiguration(after = MaterializerAutoConfiguration.class)
 @ConditionalOnClass(ConditionalOnAvailableEndpoint.class)
@@ -39,5 +42,15 @@ public final class MaterializerEndpointAutoConfiguration {
     @ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
     MaterializerWebEndpointExtension materializerWebEndpointExtension(MaterializerEndpoint endpoint) {
         return new MaterializerWebEndpointExtension(endpoint);
+    }
+
+    /** The operator page, opt-in, beside the endpoint whose JSON it shows. */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnProperty(name = "materializer.ui.enabled", havingValue = "true")
+    @ConditionalOnBean(MaterializerEndpoint.class)
+    @ConditionalOnAvailableEndpoint(exposure = EndpointExposure.WEB)
+    MaterializerUiEndpoint materializerUiEndpoint() {
+        return new MaterializerUiEndpoint();
     }
 }

@@ -15,8 +15,9 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
  * Boot registers the declared return type of each operation, but two operations declare
  * {@code OperationResponseBody} and answer a {@code RefreshDescriptor} or a {@code VerifyDescriptor},
  * which it cannot see; the descriptors nested in others are listed too, so no type depends on how
- * far the walk from an operation goes. The engine and the starter read no resource and load no
- * class by name at runtime, and the properties are bound by Boot, which registers their hints itself.
+ * far the walk from an operation goes. The one resource read at runtime is the operator page's HTML
+ * ({@code MaterializerUiEndpoint}); the engine and the starter load no class by name, and the
+ * properties are bound by Boot, which registers their hints itself.
  */
 public final class MaterializerEndpointRuntimeHints implements RuntimeHintsRegistrar {
 
@@ -28,10 +29,14 @@ public final class MaterializerEndpointRuntimeHints implements RuntimeHintsRegis
             MaterializerEndpoint.VerifyDescriptor.class, MaterializerEndpoint.VerifyReportDescriptor.class,
             MaterializerEndpoint.BadRequestDescriptor.class);
 
+    /** The operator page, read from the class path when its endpoint is created. */
+    static final String OPERATOR_PAGE = "dev/materializer/spring/endpoint/operator.html";
+
     private final BindingReflectionHintsRegistrar bindings = new BindingReflectionHintsRegistrar();
 
     @Override
     public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
         this.bindings.registerReflectionHints(hints.reflection(), DESCRIPTORS.toArray(Class<?>[]::new));
+        hints.resources().registerPattern(OPERATOR_PAGE);
     }
 }

@@ -49,6 +49,13 @@ class MaterializerEndpointRuntimeHintsTests {
     }
 
     @Test
+    void theOperatorPageItReadsIsAResourceOfTheImage() {
+        assertThat(RuntimeHintsPredicates.resource().forResource(MaterializerEndpointRuntimeHints.OPERATOR_PAGE))
+            .accepts(this.hints);
+        assertThat(getClass().getClassLoader().getResource(MaterializerEndpointRuntimeHints.OPERATOR_PAGE)).isNotNull();
+    }
+
+    @Test
     void theEndpointAutoConfigurationImportsTheHints() {
         ImportRuntimeHints imported = AnnotationUtils.findAnnotation(MaterializerEndpointAutoConfiguration.class,
                 ImportRuntimeHints.class);
