@@ -338,6 +338,9 @@ abstract class MaterializerScenarios {
             }
             f.collection("orders").insertMany(orders);
             f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            // Whole passes: a key-scoped one publishes the keys of the events heard so far (the
+            // stream hands them over in batches), so a generation may rightly hold old and new values
+            f.views().updateOne(Filters.eq("_id", "revenue"), Updates.set("incremental", false));
             f.start();
             assertThat(f.rows("revenue", "revenue")).hasSize(rows);
 

@@ -33,7 +33,9 @@ import org.jspecify.annotations.Nullable;
  * oplog. A stream reads only the entries after its position, not the whole log.
  *
  * <p>Threads: the log is guarded by its own lock, taken by writers (inside the lock of the
- * collection written) and readers; no collection lock is taken while it is held.
+ * collection written) and readers; no collection lock is taken while it is held. The entries of one
+ * command are appended under one hold of it, so a stream reads all of a command's changes or none
+ * (the plain backend writes a command under the collection's lock: no reader sees half of it).
  */
 final class ChangeLog implements Oplog {
 
@@ -109,7 +111,7 @@ final class ChangeLog implements Oplog {
     }
 
     @Override
-    public void handleInsert(String namespace, List<Document> documents) {
+    public synchronized void handleInsert(String namespace, List<Document> documents) {
         for (Document document : documents) {
             append(Operation.INSERT, namespace, key(document), document.cloneDeeply(), null, null);
         }
@@ -122,7 +124,7 @@ final class ChangeLog implements Oplog {
     }
 
     /** The documents one update command changed. */
-    void handleUpdates(String namespace, Document update, List<Change> changes) {
+    synchronized void handleUpdates(String namespace, Document update, List<Change> changes) {
         boolean images = settings.preAndPostImages(namespace);
         boolean replacement = update.keySet().stream().noneMatch(key -> key.startsWith("$"));
         for (Change change : changes) {
@@ -148,7 +150,7 @@ final class ChangeLog implements Oplog {
     }
 
     /** The documents one delete command removed. */
-    void handleDeletes(String namespace, List<Change> changes) {
+    synchronized void handleDeletes(String namespace, List<Change> changes) {
         boolean images = settings.preAndPostImages(namespace);
         for (Change change : changes) {
             Document before = change.before();

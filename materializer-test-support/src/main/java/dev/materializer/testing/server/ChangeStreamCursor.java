@@ -18,8 +18,11 @@ import de.bwaldvogel.mongo.bson.Document;
  */
 final class ChangeStreamCursor extends AbstractCursor {
 
-    /** The entries read for one batch at most, so a batch of a long backlog stays small. */
-    private static final int ENTRIES_PER_BATCH = 1000;
+    /**
+     * The entries read for one batch at most: MongoDB fills a batch up to 16 MB, so a command's
+     * thousands of events usually come in one.
+     */
+    private static final int ENTRIES_PER_BATCH = 50_000;
 
     private final ChangeLog log;
 
