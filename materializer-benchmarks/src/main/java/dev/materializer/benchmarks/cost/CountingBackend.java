@@ -11,13 +11,13 @@ import java.util.stream.Stream;
 import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
-import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.wire.message.MongoMessage;
+import dev.materializer.testing.server.IdIndexQueries;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -255,14 +255,9 @@ final class CountingBackend extends MemoryBackend {
         @Override
         protected QueryResult queryDocuments(Document query, Document orderBy, int numberToSkip, int limit,
                 int batchSize, Document fieldSelector) {
-            if (query.size() > 1 && query.containsKey("_id")) {
-                Document byId = new Document("_id", query.get("_id"));
-                for (Index<Integer> index : getIndexes()) {
-                    if (index.canHandle(byId)) {
-                        return matchDocuments(query, index.getPositions(byId), orderBy, numberToSkip, limit, batchSize,
-                                fieldSelector);
-                    }
-                }
+            Iterable<Integer> candidates = IdIndexQueries.candidates(query, getIndexes());
+            if (candidates != null) {
+                return matchDocuments(query, candidates, orderBy, numberToSkip, limit, batchSize, fieldSelector);
             }
             return super.queryDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
         }

@@ -7,7 +7,6 @@ import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.ArrayFilters;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
-import de.bwaldvogel.mongo.backend.Index;
 import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.bson.Document;
@@ -40,15 +39,9 @@ final class InProcessCollection extends MemoryCollection {
     @Override
     protected QueryResult queryDocuments(Document query, Document orderBy, int numberToSkip, int limit,
             int batchSize, Document fieldSelector) {
-        if (query.size() > 1 && query.containsKey("_id")) {
-            Document byId = new Document("_id", query.get("_id"));
-            for (Index<Integer> index : getIndexes()) {
-                if (index.canHandle(byId)) {
-                    // The index narrows; the whole query still decides.
-                    return matchDocuments(query, index.getPositions(byId), orderBy, numberToSkip, limit, batchSize,
-                            fieldSelector);
-                }
-            }
+        Iterable<Integer> candidates = IdIndexQueries.candidates(query, getIndexes());
+        if (candidates != null) {
+            return matchDocuments(query, candidates, orderBy, numberToSkip, limit, batchSize, fieldSelector);
         }
         return super.queryDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
     }
