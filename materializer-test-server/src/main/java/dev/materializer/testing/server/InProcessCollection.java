@@ -7,26 +7,19 @@ import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.ArrayFilters;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
-import de.bwaldvogel.mongo.backend.QueryResult;
-import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.oplog.Oplog;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A collection of the in-memory backend that answers as MongoDB does in two more ways:
- * <ul>
- *   <li>a query that names {@code _id} beside other fields is answered through the {@code _id}
- *       index and then matched whole (the plain backend uses an index only for a query of exactly
- *       its fields, so every {@code {_id, _part}} write scanned the collection);</li>
- *   <li>each write tells the {@link ChangeLog} the documents before and after it, so an event can
- *       carry an update description, the document key and the images.</li>
- * </ul>
+ * A collection of the in-process backend: its queries use the {@code _id} index as MongoDB's do
+ * ({@link IdIndexedCollection}), and each write tells the {@link ChangeLog} the documents before and
+ * after it, so an event can carry an update description, the document key and the images.
  *
  * <p>Threads: every method that reads or writes is synchronized on the collection (as in the plain
  * backend); the recording of one write's documents happens inside that lock.
  */
-final class InProcessCollection extends MemoryCollection {
+final class InProcessCollection extends IdIndexedCollection {
 
     /** The documents before and after a write, while one runs; null otherwise. */
     private @Nullable List<Change> recording;
@@ -34,16 +27,6 @@ final class InProcessCollection extends MemoryCollection {
     InProcessCollection(MongoDatabase database, String collectionName, CollectionOptions options,
             CursorRegistry cursorRegistry) {
         super(database, collectionName, options, cursorRegistry);
-    }
-
-    @Override
-    protected QueryResult queryDocuments(Document query, Document orderBy, int numberToSkip, int limit,
-            int batchSize, Document fieldSelector) {
-        Iterable<Integer> candidates = IdIndexQueries.candidates(query, getIndexes());
-        if (candidates != null) {
-            return matchDocuments(query, candidates, orderBy, numberToSkip, limit, batchSize, fieldSelector);
-        }
-        return super.queryDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
     }
 
     @Override
