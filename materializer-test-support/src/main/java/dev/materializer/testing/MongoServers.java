@@ -8,7 +8,7 @@ import com.mongodb.ConnectionString;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import dev.materializer.testing.server.InProcessMongoServer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,11 +56,10 @@ public final class MongoServers {
     }
 
     private static RunningServer inProcess() {
-        MongoServer server = new MongoServer(new MemoryBackend());
-        server.enableOplog();
+        MongoServer server = InProcessMongoServer.create();
         String connectionString = server.bindAndGetConnectionString();
         Runtime.getRuntime().addShutdownHook(new Thread(server::shutdownNow, "mongo-java-server-stop"));
-        return RunningServer.connect(MongoKind.IN_PROCESS, "in-process mongo-java-server",
+        return RunningServer.connect(MongoKind.IN_PROCESS, "the in-process test server (mongo-java-server, extended)",
                 new ConnectionString(connectionString));
     }
 

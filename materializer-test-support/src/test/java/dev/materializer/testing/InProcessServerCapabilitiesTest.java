@@ -12,10 +12,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class InProcessServerCapabilitiesTest {
 
     @Test
-    void theInProcessServerOffersNoneOfTheReplicaSetOnlyFeatures(TestMongo mongo) {
-        assertThat(mongo.capabilities()).doesNotContain(Capability.TRANSACTIONS, Capability.PRE_IMAGES,
-                Capability.PIPELINE_UPDATES, Capability.UNION_WITH, Capability.UPDATE_DESCRIPTIONS,
-                Capability.DATABASE_WATCH, Capability.LOOKUP_FIELDS_WITH_PIPELINE, Capability.GRAPH_LOOKUP_RESTRICT,
+    void theInProcessServerOffersWhatItWasExtendedWith(TestMongo mongo) {
+        assertThat(mongo.capabilities()).contains(Capability.PRE_IMAGES, Capability.UPDATE_DESCRIPTIONS,
+                Capability.LOOKUP_FIELDS_WITH_PIPELINE);
+    }
+
+    @Test
+    void theInProcessServerOffersNoneOfTheOtherReplicaSetFeatures(TestMongo mongo) {
+        assertThat(mongo.capabilities()).doesNotContain(Capability.TRANSACTIONS, Capability.PIPELINE_UPDATES,
+                Capability.UNION_WITH, Capability.DATABASE_WATCH, Capability.GRAPH_LOOKUP_RESTRICT,
                 Capability.SPLIT_LARGE_EVENTS);
     }
 

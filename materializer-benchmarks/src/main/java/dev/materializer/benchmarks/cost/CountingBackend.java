@@ -11,13 +11,12 @@ import java.util.stream.Stream;
 import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
-import de.bwaldvogel.mongo.backend.Index;
-import de.bwaldvogel.mongo.backend.QueryResult;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.wire.message.MongoMessage;
+import dev.materializer.testing.server.IdIndexedCollection;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -47,8 +46,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>One more difference from the plain backend, for speed, not for counts of sources: a query that
  * names {@code _id} beside other fields is answered through the {@code _id} index, then matched
- * whole, as MongoDB does it (mongo-java-server uses an index only for a query of exactly its
- * fields). The engine writes each row by {@code {_id, <partition>}}: without this, every such write
+ * whole, as MongoDB does it ({@code IdIndexedCollection} of the test server; mongo-java-server
+ * uses an index only for a query of exactly its fields). The engine writes each row by {@code {_id, <partition>}}: without this, every such write
  * scanned the whole target, and a pass over 10,000 rows took minutes (the examined counts of a
  * target show it either way).
  *
@@ -229,7 +228,7 @@ final class CountingBackend extends MemoryBackend {
     }
 
     /** A collection that counts the documents its queries examine. */
-    private static final class CountingCollection extends MemoryCollection {
+    private static final class CountingCollection extends IdIndexedCollection {
 
         private final Map<String, LongAdder> counts;
 
@@ -250,21 +249,6 @@ final class CountingBackend extends MemoryBackend {
             Context context = CONTEXT.get();
             counts.computeIfAbsent(context == null ? "internal" : context.kind(), kind -> new LongAdder()).increment();
             return super.documentMatchesQuery(document, query);
-        }
-
-        @Override
-        protected QueryResult queryDocuments(Document query, Document orderBy, int numberToSkip, int limit,
-                int batchSize, Document fieldSelector) {
-            if (query.size() > 1 && query.containsKey("_id")) {
-                Document byId = new Document("_id", query.get("_id"));
-                for (Index<Integer> index : getIndexes()) {
-                    if (index.canHandle(byId)) {
-                        return matchDocuments(query, index.getPositions(byId), orderBy, numberToSkip, limit, batchSize,
-                                fieldSelector);
-                    }
-                }
-            }
-            return super.queryDocuments(query, orderBy, numberToSkip, limit, batchSize, fieldSelector);
         }
 
         @Override

@@ -9,17 +9,17 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.event.CommandListener;
 import de.bwaldvogel.mongo.MongoBackend;
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import dev.materializer.testing.server.InProcessBackend;
 
 /**
- * A mongo-java-server of its own for one measurement, bound to 127.0.0.1 on a free port, stopped on
+ * An in-process test server of its own for one measurement, bound to 127.0.0.1 on a free port, stopped on
  * close. A server per measurement keeps the heap, the oplog and the data of one out of the next.
  *
  * <p>Its oplog is off at first and turned on by {@link #enableOplog()} once the view documents are
- * written: mongo-java-server serves every {@code getMore} of a change stream by scanning its whole
- * oplog, so tens of thousands of setup inserts in it would make the engine's idle polling (two
- * streams, every 50 ms) cost more than what is measured. Only the setup is kept out of the oplog;
- * every write of the engine goes into it.
+ * written, so the log holds the engine's writes only (the plain backend served every {@code getMore}
+ * by scanning its whole oplog; the extended one reads only the entries after a stream's position,
+ * but tens of thousands of setup entries would still be held for nothing). Every write of the engine
+ * goes into it.
  *
  * <p>Its netty allocator is unpooled (unless {@code io.netty.allocator.type} is set): a pooled
  * allocator keeps heap chunks of megabytes, which appear and go between two heap readings and made
@@ -42,9 +42,9 @@ public final class InProcessMongo implements AutoCloseable {
 
     private final ConnectionString connectionString;
 
-    /** A server of the plain in-memory backend. */
+    /** A server of the in-process test server's backend (mongo-java-server, extended: see docs/compatibility.md). */
     public InProcessMongo() {
-        this(new MemoryBackend());
+        this(new InProcessBackend());
     }
 
     /** A server of the given backend (a subclass of the in-memory one, say, that counts). */

@@ -159,7 +159,7 @@ final class FaultRun implements AutoCloseable {
         this.checker = new ConvergenceChecker(db, options("checker", new EngineEvents()));
     }
 
-    /** The options of a node: short timers on the manual clock, short leases. */
+    /** The options of a node: short timers on the manual clock, short leases, pre-images on. */
     MaterializerOptions options(String instanceId, EngineEvents events) {
         return options(instanceId, events, clock);
     }
@@ -176,6 +176,9 @@ final class FaultRun implements AutoCloseable {
             .reconcileInterval(reconcileInterval)
             // Many per second of the run's clock: a round of a shop's views takes a few steps.
             .reconcileMaxPerSecond(RECONCILE_PER_SECOND)
+            // Updates and deletes route by their pre-images and update descriptions, as on MongoDB
+            // (the in-process server has both): the key-scoped and pre-image paths run under faults
+            .enablePreImages(true)
             .clock(clock)
             .listener(events)
             .build();

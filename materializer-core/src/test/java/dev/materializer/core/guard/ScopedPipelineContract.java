@@ -58,7 +58,6 @@ abstract class ScopedPipelineContract {
     }
 
     @Test
-    @RequiresCapability(Capability.LOOKUP_FIELDS_WITH_PIPELINE)
     void aLookupByFieldsJoinsOnlyThePartition(TestMongo mongo) throws Exception {
         assertThat(run(mongo, "[{$match: {_id: 1}}, {$lookup: {from: 'customers', localField: 'customer',"
                 + " foreignField: 'key', as: 'c'}}, {$project: {ids: '$c._id'}}]"))

@@ -30,7 +30,7 @@ import static org.awaitility.Awaitility.await;
  * it saves after such an event resumes after it, not in its middle.
  */
 @MongoTest(MongoKind.REPLICA_SET)
-@RequiresCapability({ Capability.PRE_IMAGES, Capability.SPLIT_LARGE_EVENTS })
+@RequiresCapability(Capability.SPLIT_LARGE_EVENTS)
 class CollectionStreamLargeEventTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);

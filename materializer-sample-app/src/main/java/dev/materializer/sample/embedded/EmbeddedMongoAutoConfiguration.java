@@ -3,7 +3,7 @@ package dev.materializer.sample.embedded;
 import com.mongodb.ConnectionString;
 import com.mongodb.client.MongoClient;
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
+import dev.materializer.testing.server.InProcessMongoServer;
 import org.bson.Document;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,8 +21,9 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 
 /**
- * Starts an in-process MongoDB test server (mongo-java-server, with its oplog for change streams)
- * when the application names no MongoDB server, and points the application's connection at it.
+ * Starts the in-process MongoDB test server ({@link InProcessMongoServer}: mongo-java-server,
+ * extended with update descriptions, pre-images and the {@code _id} index, its change log on) when
+ * the application names no MongoDB server, and points the application's connection at it.
  *
  * <p>"Names no server" means: neither {@code spring.mongodb.uri} nor {@code spring.mongodb.host}
  * is set, and no other {@link MongoConnectionDetails} exists (such as the one a Testcontainers
@@ -53,12 +54,11 @@ public final class EmbeddedMongoAutoConfiguration {
     @Bean(destroyMethod = "shutdownNow")
     MongoServer embeddedMongoServer(Environment environment) {
         requireNoServerNamedAtRunTime(environment, AotDetector.useGeneratedArtifacts());
-        MongoServer server = new MongoServer(new MemoryBackend());
-        server.enableOplog();
+        MongoServer server = InProcessMongoServer.create();
         // Loopback only, on a free port: the test server has no authentication.
         server.bind("127.0.0.1", 0);
         log.warn("No spring.mongodb.uri is set: started an EMBEDDED in-process MongoDB TEST SERVER "
-                + "(mongo-java-server) at {} for trying the sample. It keeps data in memory, has no "
+                + "(mongo-java-server, extended) at {} for trying the sample. It keeps data in memory, has no "
                 + "transactions and is not for production; set spring.mongodb.uri to use a real replica set.",
                 server.getConnectionString());
         return server;
