@@ -30,6 +30,7 @@ import dev.materializer.core.time.EngineClock;
 import dev.materializer.core.time.Durations;
 import dev.materializer.core.time.SystemClock;
 import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewState;
 import dev.materializer.core.write.LeftPlaces;
 import dev.materializer.core.write.LostStatus;
 import dev.materializer.core.write.StatusStore;
@@ -420,12 +421,12 @@ public final class ViewMaterializer implements Materializer {
     }
 
     @Override
-    public java.util.Map<String, Integer> viewCounts() {
+    public java.util.Map<ViewState, Integer> viewCounts() {
         return registry.countByState();
     }
 
     @Override
-    public java.util.Map<String, Integer> ownedViewCounts() {
+    public java.util.Map<ViewState, Integer> ownedViewCounts() {
         // By the counters of each partition: a scrape visits partitions, not views.
         return registry.countByState(ownership::owns);
     }

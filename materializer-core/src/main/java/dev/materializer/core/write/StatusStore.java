@@ -322,7 +322,7 @@ public final class StatusStore {
     }
 
     private static BsonDocument update(ViewDocuments views, ViewState state, @Nullable String lastError, Instant at) {
-        BsonDocument set = new BsonDocument(views.status("state"), new BsonString(state.value()))
+        BsonDocument set = new BsonDocument(views.status("state"), new BsonString(state.storedValue()))
             .append(views.status("at"), new BsonDateTime(at.toEpochMilli()));
         BsonDocument update = new BsonDocument("$set", set);
         if (lastError != null) {
