@@ -151,8 +151,8 @@ public final class ViewMaterializer implements Materializer {
         this.ownership = new PartitionOwnership(options.instanceId(), new InstanceHeartbeats(this.database,
                 options.checkpointsCollection(), options.instanceId(), options.partitionLease()), clock,
                 options.partitionLease(), registry::partitions, this::catchUp);
-        this.status = new StatusStore(this.database, options);
-        this.passes = new PassExecution(registry, status, new LostStatus(this.database, options), clock, listener, options,
+        this.status = new StatusStore(this.database, EngineSettings.write(options));
+        this.passes = new PassExecution(registry, status, new LostStatus(this.database, EngineSettings.write(options)), clock, listener, options,
                 ownership::owns, this::sweepAfter,
                 () -> state == EngineState.STOPPING || state == EngineState.STOPPED, heard);
         this.scheduler = new PassScheduler(clock, options.debounce(), maxDelay(options.debounce()), options.rewatch(),
@@ -212,7 +212,7 @@ public final class ViewMaterializer implements Materializer {
             feed.skew(ClockSkew.measure(database, options.checkpointsCollection()));
             EngineIndexes.ensure(database, options.viewsCollection(), options.partitionField(),
                     options.checkpointsCollection());
-            ViewRunner viewRunner = new ViewRunner(database, transactions ? client : null, options,
+            ViewRunner viewRunner = new ViewRunner(database, transactions ? client : null, EngineSettings.write(options),
                     new ScopeGuard(options.partitionField()), new RowHasher());
             runner = viewRunner;
             passes.useRunner(viewRunner);
