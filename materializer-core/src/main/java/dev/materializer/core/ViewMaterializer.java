@@ -175,6 +175,11 @@ public final class ViewMaterializer implements Materializer {
                         () -> runner, freshnessProbe, () -> ClusterTime.now(client, this.database)));
     }
 
+    /** The listener of the source streams, for {@link EngineDiagnostics}. */
+    SourceFeed sourceFeed() {
+        return feed;
+    }
+
     /** The longest a change waits for its pass while its partition never goes quiet. */
     static Duration maxDelay(Duration debounce) {
         Duration tenTimes = debounce.multipliedBy(10);
