@@ -464,6 +464,19 @@ final class ViewRegistry {
         }
     }
 
+    /**
+     * Puts a view no pass of this instance has judged yet ({@link RunState#PENDING}) in the state
+     * {@code ok}, as its stored status says: a start that finds nothing to run for it (same
+     * definition, in its place, ok) would otherwise show it pending, and never fresh, until its
+     * sources change. Atomic with the passes' own state changes: a state a pass set stays.
+     */
+    void okAsStored(ViewKey key) {
+        Entry entry = entryOf(key);
+        if (entry != null) {
+            entry.setStateIf(RunState.PENDING, RunState.OK, counts);
+        }
+    }
+
     void recordPass(ViewKey key, PassReport report, Instant at) {
         Entry entry = entryOf(key);
         if (entry != null) {
@@ -677,6 +690,12 @@ final class ViewRegistry {
             }
             state = next;
             lastError = error;
+        }
+
+        synchronized void setStateIf(RunState expected, RunState next, StateCounts counts) {
+            if (state == expected) {
+                setState(next, null, counts);
+            }
         }
 
         /** Leaves the counts: the view is gone or replaced. */
