@@ -219,8 +219,12 @@ final class ViewRegistry {
         /** The mark of a view whose passes are always whole, made once. */
         private final AffectedKeys whole;
 
+        /** The field naming a document's partition: an update of it moved the document. */
+        private final String partitionField;
+
         Shared(ViewDefinition template, String partitionField) {
             this.template = template;
+            this.partitionField = partitionField;
             this.shape = shapeOf(template);
             this.whole = AffectedKeys.fullPass("the view is not incremental: " + shape.fullReason());
             Map<String, WatchedFields> compiled = new HashMap<>();
@@ -242,7 +246,7 @@ final class ViewRegistry {
             }
             try {
                 // A key path the images do not carry (a projected stream) makes it a full pass there
-                return AffectedKeys.of(shape, source, change);
+                return AffectedKeys.of(shape, source, change, partitionField);
             }
             catch (RuntimeException ex) {
                 return AffectedKeys.fullPass("the keys of a change could not be read: " + ex);
