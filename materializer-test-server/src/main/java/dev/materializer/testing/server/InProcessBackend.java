@@ -7,6 +7,8 @@ import java.util.Locale;
 
 import de.bwaldvogel.mongo.MongoCollection;
 import de.bwaldvogel.mongo.MongoDatabase;
+import de.bwaldvogel.mongo.backend.CollectionOptions;
+import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.Utils;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
@@ -61,7 +63,18 @@ public class InProcessBackend extends MemoryBackend {
 
     @Override
     public MemoryDatabase openOrCreateDatabase(String databaseName) {
-        return new InProcessDatabase(databaseName, getCursorRegistry(), settings);
+        return new InProcessDatabase(databaseName, getCursorRegistry(), settings, this::openCollection);
+    }
+
+    /**
+     * The collection the server opens for that name: an {@link InProcessCollection}. A subclass may
+     * return a subclass of it that observes its queries (the benchmarks count the documents each
+     * collection examines). The system collection a database opens first ({@code system.namespaces})
+     * is always a plain {@link InProcessCollection}: it is opened before this hook is set.
+     */
+    protected InProcessCollection openCollection(MongoDatabase database, String collectionName,
+            CollectionOptions options, CursorRegistry cursorRegistry) {
+        return new InProcessCollection(database, collectionName, options, cursorRegistry);
     }
 
     @Override
