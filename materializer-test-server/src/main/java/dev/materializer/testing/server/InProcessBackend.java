@@ -35,7 +35,18 @@ public class InProcessBackend extends MemoryBackend {
     /** The entries the change log keeps by default: a stream further behind than that is refused. */
     public static final int DEFAULT_LOG_CAPACITY = 200_000;
 
-    private final CollectionSettings settings = new CollectionSettings();
+    /** Whether the server takes {@code changeStreamPreAndPostImages}. */
+    public enum PreImages {
+        /** Taken through {@code create} and {@code collMod}, and the images kept: MongoDB 6.0 and later. */
+        KEPT,
+        /**
+         * Refused, with MongoDB 5.0's errors ({@code collMod}: {@code InvalidOptions}; {@code create}: an
+         * unknown field): to run what an application does on a server without pre-images.
+         */
+        REFUSED
+    }
+
+    private final CollectionSettings settings;
 
     private final int logCapacity;
 
@@ -53,12 +64,28 @@ public class InProcessBackend extends MemoryBackend {
      *     {@code changeStreamOptions.preAndPostImages.expireAfterSeconds}); null for as long as their entries
      */
     public InProcessBackend(Clock clock, int logCapacity, @Nullable Duration preImagesExpireAfter) {
+        this(clock, logCapacity, preImagesExpireAfter, PreImages.KEPT);
+    }
+
+    /**
+     * @param clock the clock of cluster and wall times
+     * @param logCapacity the entries the change log keeps
+     * @param preImagesExpireAfter how long pre- and post-images are kept; null for as long as their entries
+     * @param preImages whether the server takes {@code changeStreamPreAndPostImages}
+     */
+    public InProcessBackend(Clock clock, int logCapacity, @Nullable Duration preImagesExpireAfter, PreImages preImages) {
         super(clock);
         if (logCapacity < 1) {
             throw new IllegalArgumentException("the change log must keep at least one entry, not " + logCapacity);
         }
         this.logCapacity = logCapacity;
         this.preImagesExpireAfter = preImagesExpireAfter;
+        this.settings = new CollectionSettings(preImages);
+    }
+
+    /** A backend on the system clock that refuses {@code changeStreamPreAndPostImages}, as MongoDB 5.0 does. */
+    public static InProcessBackend refusingPreImages() {
+        return new InProcessBackend(Clock.systemUTC(), DEFAULT_LOG_CAPACITY, null, PreImages.REFUSED);
     }
 
     @Override

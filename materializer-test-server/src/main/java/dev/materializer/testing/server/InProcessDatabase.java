@@ -77,6 +77,10 @@ final class InProcessDatabase extends MemoryDatabase {
                 if (!query.containsKey(PRE_AND_POST_IMAGES)) {
                     return plain.get();
                 }
+                if (settings.preImagesRefused()) {
+                    throw new MongoServerError(40415, "Location40415",
+                            "BSON field 'create." + PRE_AND_POST_IMAGES + "' is an unknown field.");
+                }
                 boolean enabled = enabled(query.remove(PRE_AND_POST_IMAGES));
                 Document response = plain.get();
                 settings.preAndPostImages(namespace(query.get(command)), enabled);
@@ -117,6 +121,9 @@ final class InProcessDatabase extends MemoryDatabase {
                 throw new MongoServerError(72, "InvalidOptions",
                         "the in-process test server's collMod changes changeStreamPreAndPostImages only, not " + option);
             }
+        }
+        if (query.containsKey(PRE_AND_POST_IMAGES) && settings.preImagesRefused()) {
+            throw new MongoServerError(72, "InvalidOptions", "unknown option to collMod: " + PRE_AND_POST_IMAGES);
         }
         if (query.containsKey(PRE_AND_POST_IMAGES)) {
             settings.preAndPostImages(namespace(name), enabled(query.get(PRE_AND_POST_IMAGES)));
