@@ -134,6 +134,10 @@ final class ViewCatalog implements StreamListener {
                 if (needsRun(view, document)) {
                     toRun.add(view);
                 }
+                else {
+                    // Nothing to run: it is what its status says, until a change of its sources says otherwise
+                    registry.okAsStored(view.key());
+                }
                 reads.put(view, StatusStore.readsOf(storedStatus(document)));
             }
         }

@@ -220,8 +220,12 @@ final class ViewRegistry {
         /** The mark of a view whose passes are always whole, made once. */
         private final AffectedKeys whole;
 
+        /** The field naming a document's partition: an update of it moved the document. */
+        private final String partitionField;
+
         Shared(ViewDefinition template, String partitionField) {
             this.template = template;
+            this.partitionField = partitionField;
             this.shape = shapeOf(template);
             this.whole = AffectedKeys.fullPass("the view is not incremental: " + shape.fullReason());
             Map<String, WatchedFields> compiled = new HashMap<>();
@@ -243,7 +247,7 @@ final class ViewRegistry {
             }
             try {
                 // A key path the images do not carry (a projected stream) makes it a full pass there
-                return AffectedKeys.of(shape, source, change);
+                return AffectedKeys.of(shape, source, change, partitionField);
             }
             catch (RuntimeException ex) {
                 return AffectedKeys.fullPass("the keys of a change could not be read: " + ex);
@@ -465,6 +469,19 @@ final class ViewRegistry {
         }
     }
 
+    /**
+     * Puts a view no pass of this instance has judged yet ({@link ViewState#PENDING}) in the state
+     * {@code ok}, as its stored status says: a start that finds nothing to run for it (same
+     * definition, in its place, ok) would otherwise show it pending, and never fresh, until its
+     * sources change. Atomic with the passes' own state changes: a state a pass set stays.
+     */
+    void okAsStored(ViewKey key) {
+        Entry entry = entryOf(key);
+        if (entry != null) {
+            entry.setStateIf(ViewState.PENDING, ViewState.OK, counts);
+        }
+    }
+
     void recordPass(ViewKey key, PassReport report, Instant at) {
         Entry entry = entryOf(key);
         if (entry != null) {
@@ -678,6 +695,12 @@ final class ViewRegistry {
             }
             state = next;
             lastError = error;
+        }
+
+        synchronized void setStateIf(ViewState expected, ViewState next, StateCounts counts) {
+            if (state == expected) {
+                setState(next, null, counts);
+            }
         }
 
         /** Leaves the counts: the view is gone or replaced. */

@@ -10,8 +10,8 @@ public interface ViewSubscription extends AutoCloseable {
     String viewId();
 
     /**
-     * The generation of the last snapshot or delta the subscriber was handed (0 before the first):
-     * what to resume from.
+     * The generation of the last snapshot or delta handed to the subscriber (0 before the first),
+     * already while the subscriber is called with it: what to resume from once it was applied.
      */
     long generation();
 

@@ -70,7 +70,7 @@ final class CostTable {
                         median(groupBy.figures(), Figures::sourceOtherReads)) : notMeasured(groupBy),
                 groupBy == null ? "1,001" : n(((Scenario.GroupBy) groupBy.scenario()).documentsPerGroup() + 1L));
         out.printf("| source documents read, same view, the insert of one order of an existing customer (what an update"
-                + " of an amount is on a server whose update events say which fields changed; this one's do not) | — | %s"
+                + " of an amount is where update events say which fields changed, as this server's and MongoDB's do) | — | %s"
                 + " | ≈ the affected group's documents |%n",
                 measured(groupByInsert) ? String.format("%s passed the pipeline's leading $match; this server scanned %s"
                         + " for the aggregation", median(groupByInsert.figures(), Figures::sourcePassedLeadingMatch),
@@ -78,9 +78,8 @@ final class CostTable {
         out.printf("| what one change of acme reaches: view B over view A's target, in acme and globex (%s rows in"
                 + " acme's A) | — | %s | a write of ours reaches only its own partition's downstream views |%n",
                 chain == null ? "?" : n(chain.scenario().resultRows()),
-                measured(chain) ? String.format("passes: acme A %s, acme B %s; globex B %s, globex A %s (the source"
-                        + " update, not a write of ours: this server's update events have no updateDescription, so the"
-                        + " engine cannot rule out a move between partitions and runs every partition reading orders);"
+                measured(chain) ? String.format("passes: acme A %s, acme B %s; globex B %s, globex A %s (globex A runs"
+                        + " only where the engine cannot rule out that the update moved a document between partitions);"
                         + " change events on A's target received %s; rows written %s",
                         median(chain.figures(), f -> f.passesOf("acme:A")),
                         median(chain.figures(), f -> f.passesOf("acme:B")),
@@ -171,14 +170,13 @@ final class CostTable {
         out.println("- **Stored rows read**: documents returned by `find` cursors (first batch and getMores) on the"
                 + " target collections, and by `aggregate` cursors on a target that no view reads (an aggregate on a"
                 + " view's source is that view's pipeline, counted under source documents).");
-        out.println("- **Source documents**: counted by the server (mongo-java-server's in-memory backend, subclassed):"
+        out.println("- **Source documents**: counted by the server (the in-process test server's backend, subclassed):"
                 + " *passed the leading $match* is the documents of the sources that pass the leading `$match` stages of"
                 + " the `aggregate` commands run on them — what a server examines at best, with an index covering that"
                 + " match; *scanned* is what this server examined for those aggregations: it uses no index in an"
                 + " aggregation and scans the whole collection; *other reads* is what it examined on the sources for"
-                + " `find`s, plus one per look-up of an updated document by a change stream (`updateLookup`: MongoDB"
-                + " reads it by `_id`; this server scans the collection for it, shown per collection as *scanned for"
-                + " change-stream look-ups*). Writes to a collection are not reads of it: the documents the server"
+                + " `find`s, plus what the look-up of an updated document by a change stream examined (`updateLookup`, by"
+                + " `_id`: one document, shown per collection as *change-stream look-ups*). Writes to a collection are not reads of it: the documents the server"
                 + " examines to apply a write are left out.");
         out.println("- **Commands sent**: every command of the engine's client, by name (`CommandCounter`); the"
                 + " change-stream polls among them (getMores of change-stream cursors) go with the wall time, not with"
@@ -196,7 +194,7 @@ final class CostTable {
         out.println("- **Passes**: `onPassFinished` reports, by view id (each id starts with its partition).");
         out.printf("- The engine: `MaterializerOptions` defaults (debounce %d ms), max-rows %s, a manual clock moved one"
                 + " debounce at a time; no transactions on this server, so every pass writes by generation."
-                + " The in-process server has no pre-images: a delete event carries the id only.%n",
+                + " The sources have no pre-images (`changeStreamPreAndPostImages` off): a delete event carries the id only.%n",
                 run.options().debounce().toMillis(), n(run.options().maxRows()));
     }
 

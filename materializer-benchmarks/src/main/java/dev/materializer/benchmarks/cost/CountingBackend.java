@@ -11,32 +11,30 @@ import java.util.stream.Stream;
 import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
-import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
-import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.wire.message.MongoMessage;
-import dev.materializer.testing.server.IdIndexedCollection;
+import dev.materializer.testing.server.InProcessBackend;
+import dev.materializer.testing.server.InProcessCollection;
 import org.jspecify.annotations.Nullable;
 
 /**
- * mongo-java-server's in-memory backend, counting the documents each collection examines, by the
+ * The in-process test server's backend ({@link InProcessBackend}: what the project's tests, the
+ * sample and the scale report run on), counting the documents each collection examines, by the
  * command that made it examine them. mongo-java-server has no explain statistics; this is the
- * seam it has: every document a query of a collection looks at (a scan, or the positions a unique
- * index gives) goes through {@code AbstractMongoCollection.documentMatchesQuery}, and an aggregation
- * reads its input through {@code MongoCollection.queryAllAsStream()}, which scans the collection
- * with an empty query. So:
+ * seam it has: every document a query of a collection looks at (a scan, or the positions an index
+ * gives) goes through {@code AbstractMongoCollection.documentMatchesQuery}, and an aggregation reads
+ * its input through {@code MongoCollection.queryAllAsStream()}, which scans the collection with an
+ * empty query. So:
  *
  * <ul>
  *   <li><b>examined</b>: the calls of {@code documentMatchesQuery} on the collection, by the name of
  *       the command the server was answering ({@code aggregate}, {@code find}, {@code update},
- *       {@code delete}, {@code getMore}...; an aggregation that opens a change stream is
- *       {@code aggregate $changeStream}). This server uses no secondary index and no index at all in
- *       an aggregation: an {@code aggregate} examines every document of the collection, whatever
- *       its {@code $match}. A {@code getMore} of a change stream examines the oplog, and the source
- *       document of each update event when it looks up the full document ({@code updateLookup}):
- *       this server finds it by scanning the collection, where MongoDB reads it by {@code _id}; so a
- *       look-up is counted once, as {@link #LOOKUPS}, and its scan apart, as {@link #LOOKUP_SCANS}.</li>
+ *       {@code delete}...; an aggregation that opens a change stream is {@code aggregate $changeStream}).
+ *       This server uses no secondary index and no index at all in an aggregation: an
+ *       {@code aggregate} examines every document of the collection, whatever its {@code $match}. A
+ *       {@code getMore} of a change stream reads the server's change log, not a collection; what it
+ *       examines in a collection is the look-up of an updated document ({@code updateLookup}), by
+ *       {@code _id} as at MongoDB: counted as {@link #LOOKUPS}.</li>
  *   <li><b>passed the leading $match</b>: of the documents an {@code aggregate} reads from the
  *       collection, those that pass the pipeline's leading {@code $match} stages (all of them, taken
  *       together, as MongoDB coalesces adjacent {@code $match} stages), counted as the pipeline reads
@@ -44,24 +42,18 @@ import org.jspecify.annotations.Nullable;
  *       match. None when the pipeline does not start with a {@code $match}.</li>
  * </ul>
  *
- * <p>One more difference from the plain backend, for speed, not for counts of sources: a query that
- * names {@code _id} beside other fields is answered through the {@code _id} index, then matched
- * whole, as MongoDB does it ({@code IdIndexedCollection} of the test server; mongo-java-server
- * uses an index only for a query of exactly its fields). The engine writes each row by {@code {_id, <partition>}}: without this, every such write
- * scanned the whole target, and a pass over 10,000 rows took minutes (the examined counts of a
- * target show it either way).
- *
- * <p>And one for the client's memory: an {@code aggregate} is answered in batches of its
- * {@code cursor.batchSize}, the rest served by {@code getMore}s, as MongoDB does
- * ({@link AggregateBatches}); the plain backend puts the whole result in the first batch, so the
+ * <p>One difference from the test server, for the client's memory: an {@code aggregate} is answered
+ * in batches of its {@code cursor.batchSize}, the rest served by {@code getMore}s, as MongoDB does
+ * ({@link AggregateBatches}); mongo-java-server puts the whole result in the first batch, so the
  * driver of the engine held a whole view's result at once. {@code new CountingBackend(false)} keeps
- * the plain backend's single batch, to measure what that did.
+ * the single batch, to measure what that did.
  *
  * <p>Counts are kept per full collection name ({@code db.collection}) for the life of the backend and
  * read as {@link Snapshot}s; the difference of two is what happened between them. The counting
- * costs the server's threads, not the engine's.
+ * costs the server's threads, not the engine's. Not counted: the {@code system.namespaces}
+ * collection of each database, which the backend opens before its collection hook is set.
  */
-final class CountingBackend extends MemoryBackend {
+final class CountingBackend extends InProcessBackend {
 
     /** The kind of an aggregate's examinations that passed its leading {@code $match}. */
     static final String PASSED_LEADING_MATCH = "aggregate: passed the leading $match";
@@ -69,13 +61,8 @@ final class CountingBackend extends MemoryBackend {
     /** The kind of the aggregations that open a change stream. */
     static final String CHANGE_STREAM = "aggregate $changeStream";
 
-    /** The look-ups of an updated document by a change stream ({@code updateLookup}): one document each at MongoDB. */
+    /** The documents examined to look up an updated document for a change stream ({@code updateLookup}), by {@code _id}. */
     static final String LOOKUPS = "change-stream look-ups";
-
-    /** What this server scanned for those look-ups: it finds the document by scanning the collection. */
-    static final String LOOKUP_SCANS = "scanned for change-stream look-ups";
-
-    private static final String OPLOG = "local.oplog.rs";
 
     private static final ThreadLocal<Context> CONTEXT = new ThreadLocal<>();
 
@@ -98,15 +85,13 @@ final class CountingBackend extends MemoryBackend {
 
     /** What the server is answering on this thread: the command's kind, and an aggregation's leading match. */
     private record Context(String kind, @Nullable String collection, @Nullable Document leadingMatch) {
-
-        Context scanningForLookUp() {
-            return new Context(LOOKUP_SCANS, collection, null);
-        }
     }
 
     @Override
-    public MemoryDatabase openOrCreateDatabase(String databaseName) {
-        return new CountingDatabase(databaseName, getCursorRegistry());
+    protected InProcessCollection openCollection(MongoDatabase database, String collectionName,
+            CollectionOptions options, CursorRegistry cursorRegistry) {
+        return new CountingCollection(database, collectionName, options, cursorRegistry,
+                countsOf(database.getDatabaseName() + "." + collectionName));
     }
 
     @Override
@@ -213,58 +198,40 @@ final class CountingBackend extends MemoryBackend {
         }
     }
 
-    /** A database whose collections count. An inner class: its collections are made while its super constructor runs. */
-    private final class CountingDatabase extends MemoryDatabase {
-
-        CountingDatabase(String databaseName, CursorRegistry cursorRegistry) {
-            super(databaseName, cursorRegistry);
-        }
-
-        @Override
-        protected MemoryCollection openOrCreateCollection(String collectionName, CollectionOptions options) {
-            return new CountingCollection(this, collectionName, options, cursorRegistry,
-                    countsOf(getDatabaseName() + "." + collectionName));
-        }
-    }
-
     /** A collection that counts the documents its queries examine. */
-    private static final class CountingCollection extends IdIndexedCollection {
+    private static final class CountingCollection extends InProcessCollection {
 
         private final Map<String, LongAdder> counts;
 
         private final LongAdder passedLeadingMatch;
-
-        private final boolean oplog;
 
         CountingCollection(MongoDatabase database, String collectionName, CollectionOptions options,
                 CursorRegistry cursorRegistry, Map<String, LongAdder> counts) {
             super(database, collectionName, options, cursorRegistry);
             this.counts = counts;
             this.passedLeadingMatch = counts.computeIfAbsent(PASSED_LEADING_MATCH, kind -> new LongAdder());
-            this.oplog = getFullName().equals(OPLOG);
         }
 
         @Override
         protected boolean documentMatchesQuery(Document document, Document query) {
-            Context context = CONTEXT.get();
-            counts.computeIfAbsent(context == null ? "internal" : context.kind(), kind -> new LongAdder()).increment();
+            counts.computeIfAbsent(kindOf(CONTEXT.get()), kind -> new LongAdder()).increment();
             return super.documentMatchesQuery(document, query);
+        }
+
+        /**
+         * A getMore examines a collection only to look up an updated document for a change stream: a
+         * find's or an aggregate's getMore serves a result computed before, and a change stream reads the log.
+         */
+        private static String kindOf(@Nullable Context context) {
+            if (context == null) {
+                return "internal";
+            }
+            return context.kind().equals("getMore") ? LOOKUPS : context.kind();
         }
 
         @Override
         public Stream<Document> queryAllAsStream() {
             Context context = CONTEXT.get();
-            if (context != null && context.kind().equals("getMore") && !oplog) {
-                // A change stream looking up an updated document (the oplog is read the same way, apart).
-                counts.computeIfAbsent(LOOKUPS, kind -> new LongAdder()).increment();
-                CONTEXT.set(context.scanningForLookUp());
-                try {
-                    return super.queryAllAsStream();
-                }
-                finally {
-                    CONTEXT.set(context);
-                }
-            }
             // Examines (and counts) every document at once: the query result is a list.
             Stream<Document> all = super.queryAllAsStream();
             if (context == null || context.leadingMatch() == null || !getFullName().equals(context.collection())) {

@@ -178,9 +178,9 @@ abstract class Scenario {
 
     /**
      * A group-by view ($group by customer, $sum) over the orders of acme. The change is an update of
-     * one order's amount, or — since this server's update events carry neither an update description
-     * nor the document's key, so no engine can tell an update's old group from them — the insert of
-     * one order into an existing group, which is what an update is on a server that sends them.
+     * one order's amount, or the insert of one order into an existing group. The insert stood for the
+     * update while the plain server's update events carried no update description (no engine could
+     * tell an update's old group from them); on the test server, as on MongoDB, the two read the same.
      */
     static class GroupBy extends Scenario {
 

@@ -2,7 +2,6 @@ package dev.materializer.benchmarks.cost;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -11,10 +10,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.BooleanSupplier;
 
 import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
-import com.mongodb.client.model.Filters;
-import com.mongodb.client.model.Projections;
 import dev.materializer.benchmarks.scale.CommandCounter;
 import dev.materializer.benchmarks.scale.EngineRun;
 import dev.materializer.benchmarks.scale.EngineThreadsCpu;
@@ -26,7 +22,6 @@ import dev.materializer.core.PassReport;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.view.ViewKey;
 import dev.materializer.core.view.ViewState;
-import org.bson.BsonTimestamp;
 import org.bson.Document;
 import org.jspecify.annotations.Nullable;
 
@@ -46,8 +41,9 @@ import org.jspecify.annotations.Nullable;
  * back on the streams of views that read them), and stops after two rounds in a row that started
  * no pass and heard no change.
  *
- * <p>Before each change, with the engine quiet, it trims the server's oplog of what the streams have
- * read ({@link #trimOplog()}), and measures the engine idle for {@link #IDLE_MILLIS}.
+ * <p>Before each change, with the engine quiet, it measures the engine idle for {@link #IDLE_MILLIS}.
+ * The server's change log needs no trimming: a stream's poll reads only the entries after its
+ * position (the plain server scanned its whole oplog for each poll, and this report trimmed it).
  */
 final class ScenarioRun implements AutoCloseable {
 
@@ -211,7 +207,6 @@ final class ScenarioRun implements AutoCloseable {
         double idleBytesPerNano = (engineThreads.totalAllocatedBytes() - traffic.snapshot().ownBytes() - idleBytesBefore)
                 / (double) (System.nanoTime() - idleBegan);
 
-        trimOplog();
         Map<String, Long> commandsBefore = engine.commands.snapshot();
         CollectionTraffic.Snapshot trafficBefore = traffic.snapshot();
         CountingBackend.Snapshot examinedBefore = backend.snapshot();
@@ -276,27 +271,6 @@ final class ScenarioRun implements AutoCloseable {
                 trafficDelta, backend.snapshot().since(examinedBefore), engineBytes,
                 Math.round(Math.max(0, idleBytesPerNano) * window),
                 lastEnd >= firstStart ? lastEnd - firstStart : 0, window, reports, changes, Meter.loadAverage());
-    }
-
-    /**
-     * Removes from the server's oplog what every stream has read, keeping the last entry of each
-     * collection (a stream resumes after it, and the server invalidates a stream whose resume token it
-     * cannot find). mongo-java-server answers every poll of every change stream by scanning its whole
-     * oplog; without this, the writes of earlier passes (a new generation of every row, at today's
-     * engine) would make each poll, and with it the wall time of every later measurement, slower by
-     * the size of the history. Called with the engine quiet, through the report's own client.
-     */
-    private void trimOplog() {
-        MongoCollection<Document> oplog = setupClient.getDatabase("local").getCollection("oplog.rs");
-        Map<String, BsonTimestamp> last = new HashMap<>();
-        for (Document entry : oplog.find().projection(Projections.include("ts", "ns"))) {
-            if (entry.get("ts") instanceof BsonTimestamp ts) {
-                last.merge(String.valueOf(entry.get("ns")), ts, (a, b) -> a.compareTo(b) >= 0 ? a : b);
-            }
-        }
-        if (!last.isEmpty()) {
-            oplog.deleteMany(Filters.nin("ts", last.values()));
-        }
     }
 
     private static Map<String, Long> changesHeard(EngineRun engine) {

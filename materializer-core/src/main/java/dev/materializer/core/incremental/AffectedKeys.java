@@ -34,14 +34,16 @@ import org.jspecify.annotations.Nullable;
  * <li>insert: the key of the post-image;</li>
  * <li>replace: the key of the post-image and that of the pre-image; without a pre-image the old
  *     key is unknown: the document id goes to {@link #unknownOldKeyOf()};</li>
- * <li>update: the key of the post-image; when the update description names no path that touches a
- *     key path (a path touches another when it is the other, a parent or a child, array positions
- *     left out: {@code customer.name} touches {@code customer} and {@code customer.name.first},
- *     {@code lines.0.sku} touches {@code lines.sku}), the old key is the new one; else the key of
- *     the pre-image, else the id goes to {@link #unknownOldKeyOf()}. No update description counts as
- *     touching every path. Without a post-image (the document was deleted since, or was not looked
- *     up) the key it has now is unknown: the pre-image's key when no key path was touched, else a
- *     full pass;</li>
+ * <li>update: the key of the post-image and, with a pre-image, that of the pre-image; without one,
+ *     when the update description names no path that touches a key path or the partition field (a
+ *     path touches another when it is the other, a parent or a child, array positions left out:
+ *     {@code customer.name} touches {@code customer} and {@code customer.name.first},
+ *     {@code lines.0.sku} touches {@code lines.sku}), the old key is the new one; else the id goes
+ *     to {@link #unknownOldKeyOf()}. The partition field counts because the post-image is looked up
+ *     later: after a move, changes in the new partition may have changed the key since, and their
+ *     events name the keys in between there only. No update description counts as touching every
+ *     path. Without a post-image (the document was deleted since, or was not looked up) the key it
+ *     has now is unknown: the pre-image's key when no key path was touched, else a full pass;</li>
  * <li>delete: the key of the pre-image, else the id goes to {@link #unknownOldKeyOf()};</li>
  * <li>when every key path is in {@code _id} ({@link ViewShape#keyIsInDocumentId()}), the document
  *     id gives every key, whatever the images carry or lack.</li>
@@ -136,6 +138,22 @@ public final class AffectedKeys {
      * @return the affected keys, or a full pass with its reason
      */
     public static AffectedKeys of(ViewShape shape, String collection, SourceChange change) {
+        return of(shape, collection, change, null);
+    }
+
+    /**
+     * What one change event affects in one view, whose documents name their partition in a field:
+     * an update that touches that field moved the document out of a partition, and what it had there
+     * is read from the pre-image, never from the looked-up image (which may be of after later changes,
+     * made in the partition it moved to, whose events name the keys in between there only).
+     * @param shape the view's shape
+     * @param collection the collection the event is of
+     * @param change the event
+     * @param partitionField the partition field of the documents, or null when no update moves one
+     * @return the affected keys, or a full pass with its reason
+     */
+    public static AffectedKeys of(ViewShape shape, String collection, SourceChange change,
+            @Nullable String partitionField) {
         if (!shape.isIncremental()) {
             return fullPass("the view is not incremental: " + shape.fullReason());
         }
@@ -152,12 +170,12 @@ public final class AffectedKeys {
         try {
             if (collection.equals(shape.primarySource())) {
                 read = true;
-                affected = primary(shape, collection, change);
+                affected = primary(shape, collection, change, partitionField);
             }
             for (LookupLink link : shape.lookups()) {
                 if (link.foreignCollection().equals(collection)) {
                     read = true;
-                    affected = affected.union(foreign(link, change));
+                    affected = affected.union(foreign(link, change, partitionField));
                 }
             }
         }
@@ -188,7 +206,18 @@ public final class AffectedKeys {
         return null;
     }
 
-    private static AffectedKeys primary(ViewShape shape, String collection, SourceChange change) {
+    /** The paths whose change makes what the image looked up says of before the change unknown. */
+    private static List<String> movingPaths(List<String> paths, @Nullable String partitionField) {
+        if (partitionField == null) {
+            return paths;
+        }
+        List<String> moving = new ArrayList<>(paths);
+        moving.add(partitionField);
+        return moving;
+    }
+
+    private static AffectedKeys primary(ViewShape shape, String collection, SourceChange change,
+            @Nullable String partitionField) {
         BsonValue id = documentIdOf(change);
         // A document's _id never changes: a key in it comes from the document key, whatever the images carry
         BsonDocument byId = shape.keyIsInDocumentId() && id != null ? new BsonDocument("_id", id) : null;
@@ -230,11 +259,12 @@ public final class AffectedKeys {
                     keys.add(shape.keyOf(pre));
                 } else {
                     keys.add(shape.keyOf(post));
-                    if (touched) {
-                        if (pre == null) {
-                            return unknownOldKey(keys, id, "an update in '" + collection + "'");
-                        }
+                    if (pre != null) {
+                        // The key it had is known: counted whatever the looked-up image says
                         keys.add(shape.keyOf(pre));
+                    }
+                    else if (touched || touches(change.update(), movingPaths(List.of(), partitionField))) {
+                        return unknownOldKey(keys, id, "an update in '" + collection + "'");
                     }
                 }
             }
@@ -266,7 +296,7 @@ public final class AffectedKeys {
         return new AffectedKeys(keys, Map.of(GroupKey.of(id), id), Map.of(), null);
     }
 
-    private static AffectedKeys foreign(LookupLink link, SourceChange change) {
+    private static AffectedKeys foreign(LookupLink link, SourceChange change, @Nullable String partitionField) {
         String field = link.foreignField();
         String what = "a " + change.operation().name().toLowerCase(Locale.ROOT) + " in '" + link.foreignCollection() + "'";
         BsonValue id = change.documentId();
@@ -298,18 +328,19 @@ public final class AffectedKeys {
                 joining(pre.get(field), values);
             }
             case UPDATE -> {
-                boolean touched = touches(change.update(), List.of(field));
+                boolean touched = touches(change.update(), movingPaths(List.of(field), partitionField));
                 BsonDocument now = post != null ? post : touched ? null : pre;
                 if (now == null) {
                     return fullPass(what + " without its post-image (deleted since, or not looked up): the value of '"
                             + field + "' it has now is unknown");
                 }
                 joining(now.get(field), values);
-                if (touched) {
-                    if (pre == null) {
-                        return fullPass(unknownOld);
-                    }
+                if (pre != null) {
+                    // The value it had is known: counted whatever the looked-up image says
                     joining(pre.get(field), values);
+                }
+                else if (touched) {
+                    return fullPass(unknownOld);
                 }
             }
             case DELETE -> {

@@ -149,17 +149,19 @@ final class Subscription implements ViewSubscription {
 
     private void hand(Event event) {
         try {
+            // The generation moves before the subscriber is called: whoever it tells of the event (another
+            // thread, say) already reads the generation the event brought
             if (event instanceof SnapshotEvent snapshot) {
-                subscriber.onSnapshot(snapshot.snapshot());
                 generation = snapshot.snapshot().generation();
+                subscriber.onSnapshot(snapshot.snapshot());
             }
             else if (event instanceof DeltaEvent delta) {
-                subscriber.onDelta(delta.delta());
                 generation = delta.delta().toGeneration();
+                subscriber.onDelta(delta.delta());
             }
             else if (event instanceof ResumedEvent resumed) {
-                subscriber.onResumed(resumed.generation());
                 generation = resumed.generation();
+                subscriber.onResumed(resumed.generation());
             }
             else {
                 wantsSnapshot.accept(this);

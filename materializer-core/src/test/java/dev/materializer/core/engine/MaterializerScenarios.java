@@ -680,6 +680,26 @@ abstract class MaterializerScenarios {
     }
 
     @Test
+    void aRestartThatRunsNothingShowsItsViewsOkAndFreshAsTheirStatusesSay(TestMongo mongo) throws InterruptedException {
+        try (EngineFixture before = new EngineFixture(mongo)) {
+            before.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            before.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            before.start();
+            before.collection("orders").insertOne(order("o2", "acme", "apple", 1, 2));
+            before.events.awaitChanges(1);
+            before.settle();
+        }
+        try (EngineFixture after = new EngineFixture(mongo)) {
+            after.start();
+            after.settle();
+
+            assertThat(after.events.passesOf("acme", "revenue")).as("nothing changed: nothing runs").isEmpty();
+            assertThat(after.engine.snapshot().views()).extracting(ViewSnapshot::state).containsExactly(ViewState.OK);
+            assertThat(after.engine.awaitFresh("acme", "revenue", Duration.ofSeconds(10))).isTrue();
+        }
+    }
+
+    @Test
     void aStreamThatEndsReopensAfterRewatchAndItsViewsCatchUp(TestMongo mongo) {
         try (EngineFixture f = new EngineFixture(mongo)) {
             f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));

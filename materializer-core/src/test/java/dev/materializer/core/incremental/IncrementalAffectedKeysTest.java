@@ -123,6 +123,48 @@ class IncrementalAffectedKeysTest {
     }
 
     // ---- update
+    // Found by the fault suite once updates carried descriptions: the looked-up image is the document
+    // as it is now, maybe after later changes made in the partition it moved to, whose events then
+    // name the keys in between there, and never in the partition it left.
+
+    @Test
+    void anUpdateThatMovesADocumentToAnotherPartitionAffectsItsKeyBeforeTheMove() {
+        AffectedKeys affected = AffectedKeys.of(BY_CUSTOMER, "orders", change(Operation.UPDATE,
+                "{_id: 'o1', _part: 't2', customer: 'bob'}", "{_id: 'o1', _part: 't0', customer: 'ann'}",
+                updated("_part")), "_part");
+
+        assertThat(affected.keys()).containsExactlyInAnyOrder(key("'bob'"), key("'ann'"));
+    }
+
+    @Test
+    void anUpdateThatMovesADocumentWithoutAPreImageLeavesItsOldKeyUnknown() {
+        AffectedKeys affected = AffectedKeys.of(BY_CUSTOMER, "orders", change(Operation.UPDATE,
+                "{_id: 'o1', _part: 't2', customer: 'bob'}", null, updated("_part")), "_part");
+
+        assertThat(affected.keys()).containsExactly(key("'bob'"));
+        assertThat(affected.unknownOldKeyOf()).containsExactly(ID);
+    }
+
+    @Test
+    void anUpdateWithAPreImageAlwaysAffectsTheKeyItHadBefore() {
+        AffectedKeys affected = AffectedKeys.of(BY_CUSTOMER, "orders", change(Operation.UPDATE,
+                "{_id: 'o1', _part: 't0', customer: 'bob'}", "{_id: 'o1', _part: 't0', customer: 'ann'}",
+                updated("qty")), "_part");
+
+        assertThat(affected.keys()).containsExactlyInAnyOrder(key("'bob'"), key("'ann'"));
+    }
+
+    @Test
+    void aForeignDocumentThatMovesToAnotherPartitionQueriesTheValueItHadBefore() {
+        AffectedKeys moved = AffectedKeys.of(JOINED, "products", change(Operation.UPDATE,
+                "{_id: 'p1', _part: 't2', sku: 'y'}", "{_id: 'p1', _part: 't0', sku: 'x'}", updated("_part")), "_part");
+        AffectedKeys unknown = AffectedKeys.of(JOINED, "products", change(Operation.UPDATE,
+                "{_id: 'p1', _part: 't2', sku: 'y'}", null, updated("_part")), "_part");
+
+        assertThat(moved.keyQueries()).containsExactly(doc("{product: {$in: ['y', 'x']}}"));
+        assertThat(unknown.needsFullPass()).isTrue();
+    }
+
 
     @Test
     void anUpdateThatTouchesNoKeyPathAffectsOnlyTheCurrentKey() {

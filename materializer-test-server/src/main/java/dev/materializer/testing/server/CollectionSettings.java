@@ -5,13 +5,25 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The collection options the server keeps beyond the plain backend's: which collections have
- * {@code changeStreamPreAndPostImages} enabled, by namespace ({@code db.collection}).
+ * {@code changeStreamPreAndPostImages} enabled, by namespace ({@code db.collection}), and whether the
+ * server takes that option at all.
  *
  * <p>Threads: safe for concurrent use.
  */
 final class CollectionSettings {
 
     private final Set<String> preAndPostImages = ConcurrentHashMap.newKeySet();
+
+    private final InProcessBackend.PreImages support;
+
+    CollectionSettings(InProcessBackend.PreImages support) {
+        this.support = support;
+    }
+
+    /** Whether the server refuses {@code changeStreamPreAndPostImages}, as MongoDB before 6.0 does. */
+    boolean preImagesRefused() {
+        return support == InProcessBackend.PreImages.REFUSED;
+    }
 
     boolean preAndPostImages(String namespace) {
         return preAndPostImages.contains(namespace);

@@ -12,15 +12,13 @@ import de.bwaldvogel.mongo.bson.Document;
  * A collection of the in-memory backend that answers a query naming {@code _id} beside other fields
  * as MongoDB plans it: the {@code _id} index narrows to the documents of that {@code _id}, the whole
  * query then decides. mongo-java-server uses an index only for a query of exactly its fields, so it
- * scanned the collection for each of the engine's {@code {_id, _part}} writes. Public for the
- * benchmarks' counting backend, which is built on the plain one.
+ * scanned the collection for each of the engine's {@code {_id, _part}} writes.
  *
  * <p>Threads: as the plain collection (its queries run under the collection's lock).
  */
-public class IdIndexedCollection extends MemoryCollection {
+class IdIndexedCollection extends MemoryCollection {
 
-    /** A collection of that database, as the plain backend makes one. */
-    public IdIndexedCollection(MongoDatabase database, String collectionName, CollectionOptions options,
+    IdIndexedCollection(MongoDatabase database, String collectionName, CollectionOptions options,
             CursorRegistry cursorRegistry) {
         super(database, collectionName, options, cursorRegistry);
     }

@@ -7,6 +7,8 @@ import java.util.Locale;
 
 import de.bwaldvogel.mongo.MongoCollection;
 import de.bwaldvogel.mongo.MongoDatabase;
+import de.bwaldvogel.mongo.backend.CollectionOptions;
+import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.Utils;
 import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
@@ -33,7 +35,18 @@ public class InProcessBackend extends MemoryBackend {
     /** The entries the change log keeps by default: a stream further behind than that is refused. */
     public static final int DEFAULT_LOG_CAPACITY = 200_000;
 
-    private final CollectionSettings settings = new CollectionSettings();
+    /** Whether the server takes {@code changeStreamPreAndPostImages}. */
+    public enum PreImages {
+        /** Taken through {@code create} and {@code collMod}, and the images kept: MongoDB 6.0 and later. */
+        KEPT,
+        /**
+         * Refused, with MongoDB 5.0's errors ({@code collMod}: {@code InvalidOptions}; {@code create}: an
+         * unknown field): to run what an application does on a server without pre-images.
+         */
+        REFUSED
+    }
+
+    private final CollectionSettings settings;
 
     private final int logCapacity;
 
@@ -51,17 +64,44 @@ public class InProcessBackend extends MemoryBackend {
      *     {@code changeStreamOptions.preAndPostImages.expireAfterSeconds}); null for as long as their entries
      */
     public InProcessBackend(Clock clock, int logCapacity, @Nullable Duration preImagesExpireAfter) {
+        this(clock, logCapacity, preImagesExpireAfter, PreImages.KEPT);
+    }
+
+    /**
+     * @param clock the clock of cluster and wall times
+     * @param logCapacity the entries the change log keeps
+     * @param preImagesExpireAfter how long pre- and post-images are kept; null for as long as their entries
+     * @param preImages whether the server takes {@code changeStreamPreAndPostImages}
+     */
+    public InProcessBackend(Clock clock, int logCapacity, @Nullable Duration preImagesExpireAfter, PreImages preImages) {
         super(clock);
         if (logCapacity < 1) {
             throw new IllegalArgumentException("the change log must keep at least one entry, not " + logCapacity);
         }
         this.logCapacity = logCapacity;
         this.preImagesExpireAfter = preImagesExpireAfter;
+        this.settings = new CollectionSettings(preImages);
+    }
+
+    /** A backend on the system clock that refuses {@code changeStreamPreAndPostImages}, as MongoDB 5.0 does. */
+    public static InProcessBackend refusingPreImages() {
+        return new InProcessBackend(Clock.systemUTC(), DEFAULT_LOG_CAPACITY, null, PreImages.REFUSED);
     }
 
     @Override
     public MemoryDatabase openOrCreateDatabase(String databaseName) {
-        return new InProcessDatabase(databaseName, getCursorRegistry(), settings);
+        return new InProcessDatabase(databaseName, getCursorRegistry(), settings, this::openCollection);
+    }
+
+    /**
+     * The collection the server opens for that name: an {@link InProcessCollection}. A subclass may
+     * return a subclass of it that observes its queries (the benchmarks count the documents each
+     * collection examines). The system collection a database opens first ({@code system.namespaces})
+     * is always a plain {@link InProcessCollection}: it is opened before this hook is set.
+     */
+    protected InProcessCollection openCollection(MongoDatabase database, String collectionName,
+            CollectionOptions options, CursorRegistry cursorRegistry) {
+        return new InProcessCollection(database, collectionName, options, cursorRegistry);
     }
 
     @Override

@@ -16,15 +16,19 @@ import org.jspecify.annotations.Nullable;
  * ({@link IdIndexedCollection}), and each write tells the {@link ChangeLog} the documents before and
  * after it, so an event can carry an update description, the document key and the images.
  *
+ * <p>Open for a subclass that observes its queries (the benchmarks' counting backend, through
+ * {@link InProcessBackend#openCollection}); a subclass that overrides a write must call this one's.
+ *
  * <p>Threads: every method that reads or writes is synchronized on the collection (as in the plain
  * backend); the recording of one write's documents happens inside that lock.
  */
-final class InProcessCollection extends IdIndexedCollection {
+public class InProcessCollection extends IdIndexedCollection {
 
     /** The documents before and after a write, while one runs; null otherwise. */
     private @Nullable List<Change> recording;
 
-    InProcessCollection(MongoDatabase database, String collectionName, CollectionOptions options,
+    /** A collection of that database, as the plain backend makes one. */
+    public InProcessCollection(MongoDatabase database, String collectionName, CollectionOptions options,
             CursorRegistry cursorRegistry) {
         super(database, collectionName, options, cursorRegistry);
     }

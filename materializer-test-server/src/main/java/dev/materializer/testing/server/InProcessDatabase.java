@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 import de.bwaldvogel.mongo.MongoCollection;
+import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.DefaultQueryMatcher;
@@ -30,17 +31,33 @@ final class InProcessDatabase extends MemoryDatabase {
 
     private static final String PRE_AND_POST_IMAGES = "changeStreamPreAndPostImages";
 
+    /** Opens a collection of a database: the backend's {@link InProcessBackend#openCollection}. */
+    interface CollectionOpener {
+
+        InProcessCollection open(MongoDatabase database, String collectionName, CollectionOptions options,
+                CursorRegistry cursorRegistry);
+    }
+
     /** Set after the super constructor, which already opens the system collections: null while it runs. */
     private final CollectionSettings settings;
 
-    InProcessDatabase(String databaseName, CursorRegistry cursorRegistry, CollectionSettings settings) {
+    /** Null while the super constructor runs, as {@link #settings}. */
+    private final CollectionOpener opener;
+
+    InProcessDatabase(String databaseName, CursorRegistry cursorRegistry, CollectionSettings settings,
+            CollectionOpener opener) {
         super(databaseName, cursorRegistry);
         this.settings = settings;
+        this.opener = opener;
     }
 
     @Override
     protected MemoryCollection openOrCreateCollection(String collectionName, CollectionOptions options) {
-        return new InProcessCollection(this, collectionName, options, cursorRegistry);
+        if (opener == null) {
+            // The super constructor opening system.namespaces, before the fields are set.
+            return new InProcessCollection(this, collectionName, options, cursorRegistry);
+        }
+        return opener.open(this, collectionName, options, cursorRegistry);
     }
 
     /** The commands this database answers otherwise than the plain one. */
@@ -59,6 +76,10 @@ final class InProcessDatabase extends MemoryDatabase {
             case "create" -> {
                 if (!query.containsKey(PRE_AND_POST_IMAGES)) {
                     return plain.get();
+                }
+                if (settings.preImagesRefused()) {
+                    throw new MongoServerError(40415, "Location40415",
+                            "BSON field 'create." + PRE_AND_POST_IMAGES + "' is an unknown field.");
                 }
                 boolean enabled = enabled(query.remove(PRE_AND_POST_IMAGES));
                 Document response = plain.get();
@@ -100,6 +121,9 @@ final class InProcessDatabase extends MemoryDatabase {
                 throw new MongoServerError(72, "InvalidOptions",
                         "the in-process test server's collMod changes changeStreamPreAndPostImages only, not " + option);
             }
+        }
+        if (query.containsKey(PRE_AND_POST_IMAGES) && settings.preImagesRefused()) {
+            throw new MongoServerError(72, "InvalidOptions", "unknown option to collMod: " + PRE_AND_POST_IMAGES);
         }
         if (query.containsKey(PRE_AND_POST_IMAGES)) {
             settings.preAndPostImages(namespace(name), enabled(query.get(PRE_AND_POST_IMAGES)));

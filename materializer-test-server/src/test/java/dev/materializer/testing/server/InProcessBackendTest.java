@@ -91,6 +91,35 @@ class InProcessBackendTest {
     }
 
     @Test
+    void aServerThatRefusesPreImagesRefusesTheOptionAsMongoDbFiveDoesAndKeepsNone() {
+        MongoServer server = InProcessMongoServer.create(InProcessBackend.refusingPreImages());
+        try (MongoClient client = connect(server)) {
+            var db = client.getDatabase("refused");
+            MongoCollection<Document> orders = db.getCollection("orders");
+            orders.insertOne(new Document("_id", 1).append("v", 0));
+
+            assertThatThrownBy(() -> db.runCommand(new Document("collMod", "orders")
+                .append("changeStreamPreAndPostImages", new Document("enabled", true))))
+                .isInstanceOfSatisfying(MongoCommandException.class, ex -> assertThat(ex.getErrorCode()).isEqualTo(72));
+            assertThatThrownBy(() -> db.createCollection("other", new CreateCollectionOptions()
+                .changeStreamPreAndPostImagesOptions(new ChangeStreamPreAndPostImagesOptions(true))))
+                .isInstanceOfSatisfying(MongoCommandException.class, ex -> assertThat(ex.getErrorCode()).isEqualTo(40415));
+            Document options = db.listCollections().filter(Filters.eq("name", "orders")).first().get("options", Document.class);
+            assertThat(options).doesNotContainKey("changeStreamPreAndPostImages");
+            try (MongoCursor<ChangeStreamDocument<Document>> cursor = orders.watch()
+                .fullDocumentBeforeChange(FullDocumentBeforeChange.WHEN_AVAILABLE)
+                .cursor()) {
+                orders.deleteOne(Filters.eq("_id", 1));
+
+                assertThat(next(cursor).getFullDocumentBeforeChange()).isNull();
+            }
+        }
+        finally {
+            server.shutdownNow();
+        }
+    }
+
+    @Test
     void aStreamResumingFromAForgottenEntryIsRefused() {
         MongoServer server = InProcessMongoServer.create(new InProcessBackend(Clock.systemUTC(), 3, null));
         try (MongoClient client = connect(server)) {
