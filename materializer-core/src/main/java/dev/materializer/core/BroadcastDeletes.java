@@ -18,6 +18,7 @@ import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.view.ViewState;
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
@@ -121,7 +122,7 @@ final class BroadcastDeletes {
         Generation generation = registry.generation(view.key());
         return shape.kind() == ViewShape.Kind.PER_DOCUMENT && shape.keyPaths().equals(List.of("_id"))
                 && shape.lookups().isEmpty() && view.collections().equals(List.of(collection))
-                && registry.state(view.key()) == RunState.OK && generation != null && !generation.isLegacy();
+                && registry.state(view.key()) == ViewState.OK && generation != null && !generation.isLegacy();
     }
 
     /** The partitions among those given whose rows in the target include a version of the id's row. */

@@ -110,12 +110,12 @@ final class EngineFreshness implements FreshnessProbe, FreshnessWaits.OwnerRecor
     @Override
     public boolean ok(String partition, String id) {
         ViewDefinition view = registry.find(partition, id);
-        if (view == null || registry.state(view.key()) != RunState.OK) {
+        if (view == null || registry.state(view.key()) != ViewState.OK) {
             return false;
         }
         // Its rows are built on those of the views it reads: they must be ok too.
         return Lineage.of(view, registry.views(partition)).upstream().stream()
-            .allMatch(upstream -> registry.state(upstream.key()) == RunState.OK);
+            .allMatch(upstream -> registry.state(upstream.key()) == ViewState.OK);
     }
 
     @Override

@@ -88,7 +88,7 @@ final class HeardChanges {
      * @param reads the targets of other views of its partition it reads now
      */
     boolean applied(ViewDefinition view, @Nullable BsonDocument status, Collection<String> reads) {
-        if (status == null || !ViewState.OK.value().equals(stringOf(status, "state"))
+        if (status == null || !ViewState.OK.storedValue().equals(stringOf(status, "state"))
                 || !view.fingerprint().equals(stringOf(status, StatusStore.FINGERPRINT_FIELD))
                 || !StatusStore.readsOf(status).equals(Set.copyOf(reads))) {
             return false;

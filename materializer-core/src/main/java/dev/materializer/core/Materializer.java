@@ -1,7 +1,7 @@
 package dev.materializer.core;
 
 import java.time.Duration;
-import java.util.HashMap;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -9,6 +9,8 @@ import java.util.concurrent.CompletableFuture;
 
 import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
+
+import dev.materializer.core.view.ViewState;
 
 /**
  * What a host (the Spring Boot starter, or any application) drives and observes of the engine.
@@ -79,13 +81,13 @@ public interface Materializer extends AutoCloseable {
     }
 
     /**
-     * How many views this instance knows in each state, by the words of {@link ViewSnapshot#STATES};
+     * How many views this instance knows in each state, by {@link ViewState};
      * a state without views may be absent or 0. An engine answers it from counts it keeps; this
      * default counts the views of a {@link #snapshot()}.
      * @return the number of views by state
      */
-    default Map<String, Integer> viewCounts() {
-        Map<String, Integer> counts = new HashMap<>();
+    default Map<ViewState, Integer> viewCounts() {
+        Map<ViewState, Integer> counts = new EnumMap<>(ViewState.class);
         for (ViewSnapshot view : snapshot().views()) {
             counts.merge(view.state(), 1, Integer::sum);
         }
@@ -93,13 +95,13 @@ public interface Materializer extends AutoCloseable {
     }
 
     /**
-     * How many views of the partitions this instance owns now are in each state, by the words of
-     * {@link ViewSnapshot#STATES}: summed over the instances of a cluster, each view counts once (by
+     * How many views of the partitions this instance owns now are in each state
+     * ({@link ViewState}): summed over the instances of a cluster, each view counts once (by
      * its owner), where {@link #viewCounts()} counts it on every instance that knows it. For gauges.
      * This default, for an engine that shares no partitions, is {@link #viewCounts()}.
      * @return the number of owned views by state
      */
-    default Map<String, Integer> ownedViewCounts() {
+    default Map<ViewState, Integer> ownedViewCounts() {
         return viewCounts();
     }
 

@@ -194,7 +194,7 @@ final class PassExecution implements PassScheduler.PassRunner {
                 applied++;
                 registry.noteStatus(view.key(), viewStatus);
                 if (!registry.isBlocked(view.key())) {
-                    registry.setState(view.key(), RunState.OK, null);
+                    registry.setState(view.key(), ViewState.OK, null);
                 }
             }
             else {
@@ -274,14 +274,14 @@ final class PassExecution implements PassScheduler.PassRunner {
         DependencyOrder order = DependencyOrder.of(views);
         for (ViewDefinition view : views) {
             ViewKey key = view.key();
-            RunState now = registry.state(key);
+            ViewState now = registry.state(key);
             String conflict = refused.get(key);
             if (undecided.contains(key)) {
                 continue;
             }
             if (conflict != null) {
-                if (now != RunState.TARGET_SHARED || !conflict.equals(registry.lastError(key))) {
-                    registry.setState(key, RunState.TARGET_SHARED, conflict);
+                if (now != ViewState.TARGET_SHARED || !conflict.equals(registry.lastError(key))) {
+                    registry.setState(key, ViewState.TARGET_SHARED, conflict);
                     if (owned) {
                         log.error("View {} of partition {} does not run: {}", key.id(), partition, conflict);
                         writeStatus(view, ViewState.ERRORED, conflict);
@@ -290,8 +290,8 @@ final class PassExecution implements PassScheduler.PassRunner {
                 }
             }
             else if (order.cyclic().contains(key)) {
-                if (now != RunState.CYCLE) {
-                    registry.setState(key, RunState.CYCLE, null);
+                if (now != ViewState.CYCLE) {
+                    registry.setState(key, ViewState.CYCLE, null);
                     if (owned) {
                         log.warn("View {} is in a dependency cycle in partition {}: it does not run", key.id(), partition);
                         writeStatus(view, ViewState.CYCLE, null);
@@ -300,7 +300,7 @@ final class PassExecution implements PassScheduler.PassRunner {
             }
             else if (now != null && now.blocked()) {
                 freed.add(key.id());
-                registry.setState(key, RunState.PENDING, null);
+                registry.setState(key, ViewState.PENDING, null);
             }
         }
         return freed;
@@ -313,7 +313,7 @@ final class PassExecution implements PassScheduler.PassRunner {
     boolean settled(String partition) {
         List<ViewDefinition> views = registry.views(partition);
         for (ViewDefinition view : views) {
-            RunState state = registry.state(view.key());
+            ViewState state = registry.state(view.key());
             if (state != null && state.blocked()) {
                 return false;
             }
@@ -434,7 +434,7 @@ final class PassExecution implements PassScheduler.PassRunner {
         registry.recordPass(key, report, clock.now());
         switch (report.outcome()) {
             case CHANGED, UNCHANGED -> {
-                registry.setState(key, RunState.OK, null);
+                registry.setState(key, ViewState.OK, null);
                 if (!note.landed()) {
                     // The flip carried no status (a writer that does not take the note): write it now
                     writeStatus(view, ViewState.OK, null, covered(view, dirty, retries));
@@ -456,7 +456,7 @@ final class PassExecution implements PassScheduler.PassRunner {
                 else {
                     log.error("View {} of partition {} errored: {}", key.id(), key.partition(), error);
                 }
-                registry.setState(key, RunState.ERRORED, error);
+                registry.setState(key, ViewState.ERRORED, error);
                 writeStatus(view, ViewState.ERRORED, error);
                 listener.onViewErrored(key, error);
             }
@@ -491,7 +491,7 @@ final class PassExecution implements PassScheduler.PassRunner {
      * failure to plan (a key query that fails, say) makes the pass whole.
      */
     private PassPlanner.Plan plan(ViewRunner current, ViewDefinition view, DirtySources dirty) {
-        if (registry.state(view.key()) == RunState.ERRORED) {
+        if (registry.state(view.key()) == ViewState.ERRORED) {
             // Only a whole pass tells whether what errored it (a row without _id, maxRows) still holds
             return new PassPlanner.Plan(null, "the view is errored: a whole pass tells whether it still is");
         }
@@ -546,7 +546,7 @@ final class PassExecution implements PassScheduler.PassRunner {
         }
         Lineage lineage = Lineage.of(view, registry.views(view.partition()));
         for (ViewDefinition upstream : lineage.upstream()) {
-            if (registry.state(upstream.key()) != RunState.OK
+            if (registry.state(upstream.key()) != ViewState.OK
                     || retries.affects(upstream.key().id(), upstream.collections())) {
                 return Map.of();
             }

@@ -37,11 +37,9 @@ import org.slf4j.LoggerFactory;
  * <p>What it guarantees (the checkpoint invariant, with {@link PassScheduler}): every event this
  * instance is past is marked for every owned partition it may affect — when routing fails, for
  * every owned partition reading the source (fail safe: more passes, never fewer). A checkpoint it
- * hands to a stream records the live set first and the pending partitions second, so the pending
- * list includes every catch-up of a partition that live set gives this instance; and it reads the
- * live set again after the pending list, and takes both again when it changed, so the checkpoint
- * never answers for a partition a beat moved away meanwhile (whose pass then left its marks to the
- * new owner, and so left the pending list). At the first open
+ * hands to a stream is taken by {@link Checkpoint#take} (the live set, the pending partitions, the
+ * live set again), so the pending list includes every catch-up of a partition that live set gives
+ * this instance and never answers for a partition a beat moved away meanwhile. At the first open
  * it hears of — also when the stream's first tries failed before a cursor opened — it marks the
  * owned partitions the resumed checkpoint lists as pending or that no checkpoint answers for (the
  * resumed one, or another instance's at or after it, {@link Checkpoint#alongside()}), so no restart —
@@ -64,9 +62,6 @@ final class SourceFeed implements StreamListener {
     static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(5);
 
     private static final Duration OPEN_WAIT = Duration.ofSeconds(10);
-
-    /** How often a checkpoint reads the live set again when it changed while the pending list was read. */
-    private static final int LIVE_SET_READS = 10;
 
     private final MongoDatabase database;
 
@@ -459,17 +454,6 @@ final class SourceFeed implements StreamListener {
 
     @Override
     public Checkpoint checkpointAt(String collection, BsonDocument token) {
-        for (int attempt = 0; attempt < LIVE_SET_READS; attempt++) {
-            // The live set first: a catch-up of a partition it gives this instance is marked before it is published.
-            Set<String> liveNow = live.get();
-            Set<String> pending = scheduler.pendingPartitions(collection);
-            // And the same after the pending list: had a beat moved a partition of that set away meanwhile, its
-            // pass may have left its marks to the new owner, and the checkpoint must not answer for it.
-            if (live.get().equals(liveNow)) {
-                return Checkpoint.at(token, pending, liveNow);
-            }
-        }
-        // The stream saves no checkpoint this time (and keeps its older one): an older token only replays events.
-        throw new IllegalStateException("the live instances kept changing while the pending partitions were read");
+        return Checkpoint.take(token, live, () -> scheduler.pendingPartitions(collection));
     }
 }

@@ -30,6 +30,7 @@ import dev.materializer.core.time.EngineClock;
 import dev.materializer.core.time.Durations;
 import dev.materializer.core.time.SystemClock;
 import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewState;
 import dev.materializer.core.write.LeftPlaces;
 import dev.materializer.core.write.LostStatus;
 import dev.materializer.core.write.StatusStore;
@@ -150,8 +151,8 @@ public final class ViewMaterializer implements Materializer {
         this.ownership = new PartitionOwnership(options.instanceId(), new InstanceHeartbeats(this.database,
                 options.checkpointsCollection(), options.instanceId(), options.partitionLease()), clock,
                 options.partitionLease(), registry::partitions, this::catchUp);
-        this.status = new StatusStore(this.database, options);
-        this.passes = new PassExecution(registry, status, new LostStatus(this.database, options), clock, listener, options,
+        this.status = new StatusStore(this.database, EngineSettings.write(options));
+        this.passes = new PassExecution(registry, status, new LostStatus(this.database, EngineSettings.write(options)), clock, listener, options,
                 ownership::owns, this::sweepAfter,
                 () -> state == EngineState.STOPPING || state == EngineState.STOPPED, heard);
         this.scheduler = new PassScheduler(clock, options.debounce(), maxDelay(options.debounce()), options.rewatch(),
@@ -172,6 +173,11 @@ public final class ViewMaterializer implements Materializer {
         this.reconciler = new Reconciler(clock, options.reconcileInterval(), options.reconcileMaxPerSecond(),
                 new Reconciliation(registry, passes, scheduler, lanes, status, clock, listener, ownership::owns,
                         () -> runner, freshnessProbe, () -> ClusterTime.now(client, this.database)));
+    }
+
+    /** The listener of the source streams, for {@link EngineDiagnostics}. */
+    SourceFeed sourceFeed() {
+        return feed;
     }
 
     /** The longest a change waits for its pass while its partition never goes quiet. */
@@ -211,7 +217,7 @@ public final class ViewMaterializer implements Materializer {
             feed.skew(ClockSkew.measure(database, options.checkpointsCollection()));
             EngineIndexes.ensure(database, options.viewsCollection(), options.partitionField(),
                     options.checkpointsCollection());
-            ViewRunner viewRunner = new ViewRunner(database, transactions ? client : null, options,
+            ViewRunner viewRunner = new ViewRunner(database, transactions ? client : null, EngineSettings.write(options),
                     new ScopeGuard(options.partitionField()), new RowHasher());
             runner = viewRunner;
             passes.useRunner(viewRunner);
@@ -420,12 +426,12 @@ public final class ViewMaterializer implements Materializer {
     }
 
     @Override
-    public java.util.Map<String, Integer> viewCounts() {
+    public java.util.Map<ViewState, Integer> viewCounts() {
         return registry.countByState();
     }
 
     @Override
-    public java.util.Map<String, Integer> ownedViewCounts() {
+    public java.util.Map<ViewState, Integer> ownedViewCounts() {
         // By the counters of each partition: a scrape visits partitions, not views.
         return registry.countByState(ownership::owns);
     }

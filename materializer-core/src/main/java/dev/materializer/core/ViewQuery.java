@@ -2,17 +2,18 @@ package dev.materializer.core;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.materializer.core.view.ViewState;
+
 /**
  * Which views to list, and which page of them: the views of one partition, or in one state, or
  * both, or all, in the order of {@link ViewPage#ORDER}.
  *
  * @param partition only the views of this partition; every partition when null
- * @param state only the views in this state ({@code pending}, {@code ok}, {@code errored} or
- *     {@code cycle}, see {@link ViewSnapshot#STATES}); every state when null
+ * @param state only the views in this state; every state when null
  * @param page the page, from 0
  * @param size the most views on a page, 1 or more
  */
-public record ViewQuery(@Nullable String partition, @Nullable String state, int page, int size) {
+public record ViewQuery(@Nullable String partition, @Nullable ViewState state, int page, int size) {
 
     /** The size of a page when the host does not choose one. */
     public static final int DEFAULT_SIZE = 100;
@@ -46,7 +47,7 @@ public record ViewQuery(@Nullable String partition, @Nullable String state, int 
      */
     public boolean matches(ViewSnapshot view) {
         return (this.partition == null || this.partition.equals(view.partition()))
-                && (this.state == null || this.state.equals(view.state()));
+                && (this.state == null || this.state == view.state());
     }
 
     /** The number of matching views before this page. */

@@ -23,6 +23,7 @@ import dev.materializer.core.incremental.ViewShape;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.InvalidViewException;
 import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.view.ViewState;
 import dev.materializer.core.view.ViewStatus;
 import org.bson.BsonDocument;
 import org.jspecify.annotations.Nullable;
@@ -163,7 +164,7 @@ final class ViewRegistry {
             bySource.computeIfAbsent(source, key -> new ConcurrentHashMap<>()).merge(partition, List.of(entry),
                     ViewRegistry::plus);
         }
-        RunState state = entry.state();
+        ViewState state = entry.state();
         counts.add(state, 1);
         entry.partitionCounts.add(state, 1);
     }
@@ -456,12 +457,12 @@ final class ViewRegistry {
         return entry != null && entry.state().blocked();
     }
 
-    @Nullable RunState state(ViewKey key) {
+    @Nullable ViewState state(ViewKey key) {
         Entry entry = entryOf(key);
         return entry == null ? null : entry.state();
     }
 
-    void setState(ViewKey key, RunState state, @Nullable String error) {
+    void setState(ViewKey key, ViewState state, @Nullable String error) {
         Entry entry = entryOf(key);
         if (entry != null) {
             entry.setState(state, error, counts);
@@ -469,7 +470,7 @@ final class ViewRegistry {
     }
 
     /**
-     * Puts a view no pass of this instance has judged yet ({@link RunState#PENDING}) in the state
+     * Puts a view no pass of this instance has judged yet ({@link ViewState#PENDING}) in the state
      * {@code ok}, as its stored status says: a start that finds nothing to run for it (same
      * definition, in its place, ok) would otherwise show it pending, and never fresh, until its
      * sources change. Atomic with the passes' own state changes: a state a pass set stays.
@@ -477,7 +478,7 @@ final class ViewRegistry {
     void okAsStored(ViewKey key) {
         Entry entry = entryOf(key);
         if (entry != null) {
-            entry.setStateIf(RunState.PENDING, RunState.OK, counts);
+            entry.setStateIf(ViewState.PENDING, ViewState.OK, counts);
         }
     }
 
@@ -560,59 +561,59 @@ final class ViewRegistry {
     }
 
     private static ViewSnapshot invalidSnapshot(InvalidView view) {
-        return new ViewSnapshot(view.partition() == null ? "" : view.partition(), view.id(), RunState.ERRORED.value(),
+        return new ViewSnapshot(view.partition() == null ? "" : view.partition(), view.id(), ViewState.ERRORED,
                 List.of(), "", null, null, view.error(), null, null);
     }
 
-    /** The number of views by the word of their state, for gauges: read from counters, no view is visited. */
-    Map<String, Integer> countByState() {
-        Map<String, Integer> byWord = new HashMap<>();
-        counts.addTo(byWord);
-        byWord.merge(RunState.ERRORED.value(), invalid.size(), Integer::sum);
-        return byWord;
+    /** The number of views in each state, for gauges: read from counters, no view is visited. */
+    Map<ViewState, Integer> countByState() {
+        Map<ViewState, Integer> byState = new EnumMap<>(ViewState.class);
+        counts.addTo(byState);
+        byState.merge(ViewState.ERRORED, invalid.size(), Integer::sum);
+        return byState;
     }
 
     /**
-     * The number of views of some partitions by the word of their state: read from the counters of
+     * The number of views of some partitions in each state: read from the counters of
      * each partition, no view is visited (the invalid views, few, are). An invalid view that names
      * no partition counts for the partition {@code ""}.
      * @param partitions which partitions count
      */
-    Map<String, Integer> countByState(Predicate<String> partitions) {
-        Map<String, Integer> byWord = new HashMap<>();
-        for (RunState state : RunState.values()) {
-            byWord.merge(state.value(), 0, Integer::sum);
+    Map<ViewState, Integer> countByState(Predicate<String> partitions) {
+        Map<ViewState, Integer> byState = new EnumMap<>(ViewState.class);
+        for (ViewState state : ViewState.values()) {
+            byState.put(state, 0);
         }
         countsByPartition.forEach((partition, partitionCounts) -> {
             if (partitions.test(partition)) {
-                partitionCounts.addTo(byWord);
+                partitionCounts.addTo(byState);
             }
         });
         for (InvalidView view : invalid.values()) {
             if (partitions.test(view.partition() == null ? "" : view.partition())) {
-                byWord.merge(RunState.ERRORED.value(), 1, Integer::sum);
+                byState.merge(ViewState.ERRORED, 1, Integer::sum);
             }
         }
-        return byWord;
+        return byState;
     }
 
     /** Views in each run-time state, by counters that change with each view's state. */
     private static final class StateCounts {
 
-        private final Map<RunState, AtomicInteger> byState = new EnumMap<>(RunState.class);
+        private final Map<ViewState, AtomicInteger> byState = new EnumMap<>(ViewState.class);
 
         StateCounts() {
-            for (RunState state : RunState.values()) {
+            for (ViewState state : ViewState.values()) {
                 byState.put(state, new AtomicInteger());
             }
         }
 
-        void add(RunState state, int delta) {
+        void add(ViewState state, int delta) {
             byState.get(state).addAndGet(delta);
         }
 
-        void addTo(Map<String, Integer> byWord) {
-            byState.forEach((state, count) -> byWord.merge(state.value(), count.get(), Integer::sum));
+        void addTo(Map<ViewState, Integer> sums) {
+            byState.forEach((state, count) -> sums.merge(state, count.get(), Integer::sum));
         }
     }
 
@@ -633,7 +634,7 @@ final class ViewRegistry {
         /** Compiled when the definition is first registered: routing never builds anything that could fail. */
         private final Map<String, WatchedFields> watched;
 
-        private RunState state = RunState.PENDING;
+        private ViewState state = ViewState.PENDING;
 
         private boolean retired;
 
@@ -677,7 +678,7 @@ final class ViewRegistry {
             return watched.get(source);
         }
 
-        synchronized RunState state() {
+        synchronized ViewState state() {
             return state;
         }
 
@@ -685,7 +686,7 @@ final class ViewRegistry {
             return lastError;
         }
 
-        synchronized void setState(RunState next, @Nullable String error, StateCounts counts) {
+        synchronized void setState(ViewState next, @Nullable String error, StateCounts counts) {
             if (!retired && next != state) {
                 counts.add(state, -1);
                 counts.add(next, 1);
@@ -696,7 +697,7 @@ final class ViewRegistry {
             lastError = error;
         }
 
-        synchronized void setStateIf(RunState expected, RunState next, StateCounts counts) {
+        synchronized void setStateIf(ViewState expected, ViewState next, StateCounts counts) {
             if (state == expected) {
                 setState(next, null, counts);
             }
@@ -757,7 +758,7 @@ final class ViewRegistry {
         }
 
         synchronized ViewSnapshot snapshot() {
-            return new ViewSnapshot(key.partition(), key.id(), state.value(), view.collections(),
+            return new ViewSnapshot(key.partition(), key.id(), state, view.collections(),
                     view.targetCollection(), generation == null ? null : generation.toString(), lastRun, lastError,
                     lastOutcome, lastMode, lastReconciled, driftRows, lastScope, lastScopeNote);
         }

@@ -5,12 +5,14 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
+import dev.materializer.core.view.ViewState;
+
 /**
  * One view as this instance knows it.
  *
  * @param partition the partition of the view
  * @param id the text of the view's {@code _id}
- * @param state {@code pending} (not run yet), {@code ok}, {@code errored} or {@code cycle}
+ * @param state its state: pending (not run yet), ok, errored, in a cycle, or blocked by a shared target
  * @param sources the source collections
  * @param target the target collection
  * @param generation the current generation (its number; the hex id of a legacy one), when there is one
@@ -23,13 +25,10 @@ import org.jspecify.annotations.Nullable;
  * @param lastScope what its last pass recomputed: the whole view, or the rows of some keys
  * @param lastScopeNote which keys, or why the last pass was whole
  */
-public record ViewSnapshot(String partition, String id, String state, List<String> sources, String target,
+public record ViewSnapshot(String partition, String id, ViewState state, List<String> sources, String target,
         @Nullable String generation, @Nullable Instant lastRun, @Nullable String lastError,
         @Nullable PassOutcome lastOutcome, @Nullable WriteMode lastMode, @Nullable Instant lastReconciled,
         long driftRows, @Nullable PassScope lastScope, @Nullable String lastScopeNote) {
-
-    /** The states a view can be in, as the words of {@link #state()}. */
-    public static final List<String> STATES = List.of("pending", "ok", "errored", "cycle");
 
     /** Copies the sources so the record stays immutable. */
     public ViewSnapshot {
@@ -51,7 +50,7 @@ public record ViewSnapshot(String partition, String id, String state, List<Strin
      * @param lastReconciled when the reconciler last compared it
      * @param driftRows rows of drift healed here
      */
-    public ViewSnapshot(String partition, String id, String state, List<String> sources, String target,
+    public ViewSnapshot(String partition, String id, ViewState state, List<String> sources, String target,
             @Nullable String generation, @Nullable Instant lastRun, @Nullable String lastError,
             @Nullable PassOutcome lastOutcome, @Nullable WriteMode lastMode, @Nullable Instant lastReconciled,
             long driftRows) {
@@ -72,7 +71,7 @@ public record ViewSnapshot(String partition, String id, String state, List<Strin
      * @param lastOutcome how its last pass ended
      * @param lastMode how its last pass wrote
      */
-    public ViewSnapshot(String partition, String id, String state, List<String> sources, String target,
+    public ViewSnapshot(String partition, String id, ViewState state, List<String> sources, String target,
             @Nullable String generation, @Nullable Instant lastRun, @Nullable String lastError,
             @Nullable PassOutcome lastOutcome, @Nullable WriteMode lastMode) {
         this(partition, id, state, sources, target, generation, lastRun, lastError, lastOutcome, lastMode, null, 0);

@@ -82,7 +82,7 @@ class SourceFeedTest {
         MaterializerOptions options = MaterializerOptions.builder().instanceId("me").clock(clock).build();
         return new SourceFeed(mongo.database(), registry, routing, scheduler,
                 new CheckpointStore(mongo.database(), options.checkpointsCollection(), "me", live), clock, options,
-                listener, new StatusStore(mongo.database(), options), owns, live);
+                listener, new StatusStore(mongo.database(), EngineSettings.write(options)), owns, live);
     }
 
     private SourceFeed feed(TestMongo mongo, Predicate<String> owns, Supplier<Set<String>> live) {

@@ -7,14 +7,19 @@ import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 
+import dev.materializer.core.view.ViewState;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static dev.materializer.core.view.ViewState.ERRORED;
+import static dev.materializer.core.view.ViewState.OK;
+import static dev.materializer.core.view.ViewState.PENDING;
 
 /** Pages of views, and the defaults of {@link Materializer} that read them from a snapshot. */
 class ViewPageTest {
 
-    private static final List<ViewSnapshot> VIEWS = List.of(view("globex", "b", "ok"), view("acme", "z", "errored"),
-            view("acme", "acme/revenue", "ok"), view("globex", "a", "pending"), view("acme", "m", "ok"));
+    private static final List<ViewSnapshot> VIEWS = List.of(view("globex", "b", OK), view("acme", "z", ERRORED),
+            view("acme", "acme/revenue", OK), view("globex", "a", PENDING), view("acme", "m", OK));
 
     @Test
     void aPageListsTheMatchingViewsByPartitionThenIdAndCountsThemAll() {
@@ -40,9 +45,9 @@ class ViewPageTest {
     void theQueryFiltersByPartitionAndByState() {
         assertThat(keys(ViewPage.of(VIEWS, new ViewQuery("acme", null, 0, 10)))).containsExactly("acme/acme/revenue",
                 "acme/m", "acme/z");
-        assertThat(keys(ViewPage.of(VIEWS, new ViewQuery(null, "ok", 0, 10)))).containsExactly("acme/acme/revenue",
+        assertThat(keys(ViewPage.of(VIEWS, new ViewQuery(null, OK, 0, 10)))).containsExactly("acme/acme/revenue",
                 "acme/m", "globex/b");
-        ViewPage both = ViewPage.of(VIEWS, new ViewQuery("globex", "ok", 0, 10));
+        ViewPage both = ViewPage.of(VIEWS, new ViewQuery("globex", OK, 0, 10));
         assertThat(keys(both)).containsExactly("globex/b");
         assertThat(both.total()).isEqualTo(1);
         assertThat(ViewPage.of(VIEWS, new ViewQuery("initech", null, 0, 10)).total()).isZero();
@@ -61,7 +66,7 @@ class ViewPageTest {
         Materializer engine = new SnapshotOnly(new MaterializerSnapshot(EngineState.RUNNING, null, 3, 2,
                 Duration.ofSeconds(1), true, VIEWS));
 
-        assertThat(engine.viewCounts()).containsExactlyInAnyOrderEntriesOf(Map.of("ok", 3, "errored", 1, "pending", 1));
+        assertThat(engine.viewCounts()).containsExactlyInAnyOrderEntriesOf(Map.of(OK, 3, ERRORED, 1, PENDING, 1));
         MaterializerSnapshot summary = engine.summary();
         assertThat(summary.views()).isEmpty();
         assertThat(summary.state()).isEqualTo(EngineState.RUNNING);
@@ -69,15 +74,15 @@ class ViewPageTest {
         assertThat(summary.passesInFlight()).isEqualTo(2);
         assertThat(summary.lag()).isEqualTo(Duration.ofSeconds(1));
         assertThat(summary.transactions()).isTrue();
-        assertThat(keys(engine.views(new ViewQuery("acme", "ok", 0, 1)))).containsExactly("acme/acme/revenue");
-        assertThat(engine.views(new ViewQuery("acme", "ok", 0, 1)).total()).isEqualTo(2);
+        assertThat(keys(engine.views(new ViewQuery("acme", OK, 0, 1)))).containsExactly("acme/acme/revenue");
+        assertThat(engine.views(new ViewQuery("acme", OK, 0, 1)).total()).isEqualTo(2);
     }
 
     private static List<String> keys(ViewPage page) {
         return page.views().stream().map(view -> view.partition() + "/" + view.id()).toList();
     }
 
-    private static ViewSnapshot view(String partition, String id, String state) {
+    private static ViewSnapshot view(String partition, String id, ViewState state) {
         return new ViewSnapshot(partition, id, state, List.of("orders"), "target", null, null, null, null, null);
     }
 

@@ -19,6 +19,7 @@ import dev.materializer.core.view.ViewKey;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
 import dev.materializer.core.view.Generation;
+import dev.materializer.core.view.ViewState;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,7 +62,7 @@ class ViewRegistryTest {
                 else {
                     ViewDefinition known = reference.views.get(id);
                     if (known != null) {
-                        RunState state = gen.oneOf(RunState.values());
+                        ViewState state = gen.oneOf(ViewState.values());
                         registry.setState(known.key(), state, null);
                         reference.states.put(id, state);
                     }
@@ -134,7 +135,7 @@ class ViewRegistryTest {
 
         final Map<String, Generation> generations = new HashMap<>();
 
-        final Map<String, RunState> states = new HashMap<>();
+        final Map<String, ViewState> states = new HashMap<>();
 
         /** The invalid views, with the partition each names. */
         final Map<String, String> invalid = new HashMap<>();
@@ -143,7 +144,7 @@ class ViewRegistryTest {
             String id = view.key().id();
             invalid.remove(id);
             views.put(id, view);
-            states.put(id, RunState.PENDING);
+            states.put(id, ViewState.PENDING);
             if (generation == null) {
                 generations.remove(id);
             }
@@ -218,24 +219,24 @@ class ViewRegistryTest {
                 registry.viewsToMark(source, change, among).forEach((partition, ids) -> marked.put(partition, new HashSet<>(ids.keySet())));
                 assertThat(marked).as("marked for %s among %s", change, among).isEqualTo(expected);
             }
-            Map<String, Integer> counts = new HashMap<>();
-            states.values().forEach(state -> counts.merge(state.value(), 1, Integer::sum));
-            counts.merge(RunState.ERRORED.value(), invalid.size(), Integer::sum);
+            Map<ViewState, Integer> counts = new HashMap<>();
+            states.values().forEach(state -> counts.merge(state, 1, Integer::sum));
+            counts.merge(ViewState.ERRORED, invalid.size(), Integer::sum);
             counts.values().removeIf(count -> count == 0);
-            Map<String, Integer> actualCounts = new HashMap<>(registry.countByState());
+            Map<ViewState, Integer> actualCounts = new HashMap<>(registry.countByState());
             actualCounts.values().removeIf(count -> count == 0);
             assertThat(actualCounts).as("counts by state").isEqualTo(counts);
             // The counts of some partitions only (those an instance owns), from the per-partition counters.
             Set<String> owned = new HashSet<>(gen.listOf(0, 4, () -> "p" + gen.between(0, 4)));
-            Map<String, Integer> ownedCounts = new HashMap<>();
+            Map<ViewState, Integer> ownedCounts = new HashMap<>();
             states.forEach((id, state) -> {
                 if (owned.contains(views.get(id).partition())) {
-                    ownedCounts.merge(state.value(), 1, Integer::sum);
+                    ownedCounts.merge(state, 1, Integer::sum);
                 }
             });
             invalid.values().stream().filter(owned::contains)
-                .forEach(partition -> ownedCounts.merge(RunState.ERRORED.value(), 1, Integer::sum));
-            Map<String, Integer> actualOwned = new HashMap<>(registry.countByState(owned::contains));
+                .forEach(partition -> ownedCounts.merge(ViewState.ERRORED, 1, Integer::sum));
+            Map<ViewState, Integer> actualOwned = new HashMap<>(registry.countByState(owned::contains));
             actualOwned.values().removeIf(count -> count == 0);
             assertThat(actualOwned).as("counts by state of %s", owned).isEqualTo(ownedCounts);
             assertThat(registry.snapshot()).hasSize(views.size() + invalid.size());

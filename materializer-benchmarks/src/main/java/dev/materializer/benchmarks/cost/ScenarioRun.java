@@ -21,6 +21,7 @@ import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.view.ViewState;
 import org.bson.Document;
 import org.jspecify.annotations.Nullable;
 
@@ -177,7 +178,7 @@ final class ScenarioRun implements AutoCloseable {
             return false;
         }
         for (ViewSnapshot view : snapshot.views()) {
-            if (!view.state().equals("ok") || view.lastOutcome() == null) {
+            if (view.state() != ViewState.OK || view.lastOutcome() == null) {
                 return false;
             }
         }
@@ -187,7 +188,7 @@ final class ScenarioRun implements AutoCloseable {
     private static List<String> states(EngineRun engine) {
         List<String> states = new ArrayList<>();
         for (ViewSnapshot view : engine.engine.snapshot().views()) {
-            states.add(view.partition() + ":" + view.id() + " " + view.state()
+            states.add(view.partition() + ":" + view.id() + " " + view.state().value()
                     + (view.lastError() == null ? "" : " (" + view.lastError() + ")"));
         }
         return states;

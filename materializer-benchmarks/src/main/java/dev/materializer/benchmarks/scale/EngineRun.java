@@ -17,7 +17,7 @@ import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.PassReport;
-import dev.materializer.core.ScaleProbe;
+import dev.materializer.core.EngineDiagnostics;
 import dev.materializer.core.ViewMaterializer;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.core.view.ViewKey;
@@ -77,7 +77,7 @@ public final class EngineRun implements AutoCloseable {
 
     /** The longest a change waits for its pass (as the engine computes it), plus a millisecond. */
     Duration pastMaxDelay() {
-        return ScaleProbe.maxDelay(options.debounce()).plusMillis(1);
+        return EngineDiagnostics.maxDelay(options.debounce()).plusMillis(1);
     }
 
     /** Starts the engine and waits until it says it runs. */

@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.materializer.core.MaterializerOptions;
-import dev.materializer.core.ScaleProbe;
+import dev.materializer.core.EngineDiagnostics;
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.stream.StreamListener;
 
@@ -50,7 +50,7 @@ final class LaneTasks {
                 }
                 StreamListener feed;
                 try {
-                    feed = ScaleProbe.sourceFeed(run.engine);
+                    feed = EngineDiagnostics.sourceFeed(run.engine);
                 }
                 catch (IllegalStateException ex) {
                     return new Result(fleet.views(), 0, false, 0, 0, ex.getMessage());

@@ -1,12 +1,12 @@
 package dev.materializer.benchmarks.scale;
 
-import dev.materializer.core.ScaleProbe;
+import dev.materializer.core.EngineDiagnostics;
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.stream.StreamListener;
 
 /**
  * CPU per routed event: with the engine running over V views (one source, many tenants), events of
- * ONE tenant are handed to the engine's own source feed (through {@link ScaleProbe}) on this
+ * ONE tenant are handed to the engine's own source feed (through {@link EngineDiagnostics}) on this
  * thread — route, filter by watched fields, mark with the scheduler, exactly what a stream thread
  * does per event — and this thread's CPU time is divided by the number of events. The clock does
  * not move, so the marks never turn into passes. A warm-up comes first; then events run until the
@@ -31,7 +31,7 @@ final class RoutingCost {
     static Result measure(EngineRun run, int views, double cpuBudgetSeconds) {
         StreamListener feed;
         try {
-            feed = ScaleProbe.sourceFeed(run.engine);
+            feed = EngineDiagnostics.sourceFeed(run.engine);
         }
         catch (IllegalStateException ex) {
             return new Result(views, 0, Double.NaN, Double.NaN, ex.getMessage());

@@ -2,6 +2,7 @@ package dev.materializer.core.stream;
 
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;
@@ -34,6 +35,9 @@ import org.jspecify.annotations.Nullable;
 public record Checkpoint(@Nullable BsonDocument token, Set<String> pending, @Nullable String writer, Set<String> live,
         @Nullable BsonDocument lastEvent, @Nullable BsonTimestamp lastEventTime, List<Checkpoint> alongside) {
 
+    /** How often {@link #take} reads the live set again when it changed while the pending list was read. */
+    static final int LIVE_SET_READS = 10;
+
     /** No checkpoint: start from now, answering for nothing. */
     public static final Checkpoint NONE = new Checkpoint(null, Set.of(), null, Set.of());
 
@@ -58,6 +62,34 @@ public record Checkpoint(@Nullable BsonDocument token, Set<String> pending, @Nul
      */
     public static Checkpoint at(BsonDocument token, Set<String> pending, Set<String> live) {
         return new Checkpoint(token, pending, null, live);
+    }
+
+    /**
+     * Takes what a stream saves now so that it keeps the invariant above, in three reads:
+     * <ol>
+     * <li>the live set;</li>
+     * <li>the pending partitions: a catch-up of a partition that live set gives this instance is
+     *     marked before the live set is published, so it is in the list;</li>
+     * <li>the live set again: when it changed, a beat may have moved a partition of the list away
+     *     (its pass then left its marks to the new owner, and the list), and the checkpoint must not
+     *     answer for it, so both are read again.</li>
+     * </ol>
+     * @param token where the stream stands
+     * @param live reads the live instances
+     * @param pending reads the partitions with unfinished work from the stream's collection
+     * @return the checkpoint, its writer filled in by the store
+     * @throws IllegalStateException when the live set kept changing: the stream saves nothing this
+     *     time and keeps its older checkpoint (an older token only replays events)
+     */
+    public static Checkpoint take(BsonDocument token, Supplier<Set<String>> live, Supplier<Set<String>> pending) {
+        for (int attempt = 0; attempt < LIVE_SET_READS; attempt++) {
+            Set<String> liveNow = live.get();
+            Set<String> pendingNow = pending.get();
+            if (live.get().equals(liveNow)) {
+                return at(token, pendingNow, liveNow);
+            }
+        }
+        throw new IllegalStateException("the live instances kept changing while the pending partitions were read");
     }
 
     /** The same, naming the newest event handed over before its token. */

@@ -14,6 +14,8 @@ import org.bson.BsonString;
 import org.bson.BsonValue;
 import org.jspecify.annotations.Nullable;
 
+import dev.materializer.core.view.ViewState;
+
 /**
  * The status field of a view document: its state and last error, when it was written, the current
  * generation of its rows, the previous generation (readable for a grace time after a flip), the
@@ -117,7 +119,7 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
         }
         BsonValue state = status.get(STATE);
         BsonValue lastError = status.get(LAST_ERROR);
-        return new ViewStatus(state != null && state.isString() ? ViewState.fromValue(state.asString().getValue()) : null,
+        return new ViewStatus(state != null && state.isString() ? ViewState.fromStoredValue(state.asString().getValue()) : null,
                 lastError != null && lastError.isString() ? lastError.asString().getValue() : null,
                 instant(status.get(AT)), Generation.fromBson(status.get(GENERATION)), Previous.fromBson(status.get(PREVIOUS)),
                 earlier(status.get(EARLIER)), Lease.fromBson(status.get(LEASE)), version(status.get(VERSION)),
@@ -143,7 +145,7 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
     public BsonDocument toBson() {
         BsonDocument document = new BsonDocument();
         if (state != null) {
-            document.append(STATE, new BsonString(state.value()));
+            document.append(STATE, new BsonString(state.storedValue()));
         }
         if (lastError != null) {
             document.append(LAST_ERROR, new BsonString(lastError));

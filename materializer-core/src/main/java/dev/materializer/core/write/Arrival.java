@@ -2,7 +2,6 @@ package dev.materializer.core.write;
 
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Projections;
-import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewFilter;
 import dev.materializer.core.view.ViewStatus;
@@ -30,7 +29,7 @@ final class Arrival {
 
     private final TargetRows rows;
 
-    Arrival(MongoDatabase database, MaterializerOptions options, TargetRows rows) {
+    Arrival(MongoDatabase database, WriteSettings options, TargetRows rows) {
         this.database = database;
         this.views = new ViewDocuments(database, options);
         this.rows = rows;

@@ -2,7 +2,6 @@ package dev.materializer.core.write;
 
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Projections;
-import dev.materializer.core.MaterializerOptions;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
 import org.slf4j.Logger;
@@ -33,7 +32,7 @@ final class LeftRows {
 
     private final TargetRows rows;
 
-    LeftRows(MongoDatabase database, MaterializerOptions options, TargetRows rows) {
+    LeftRows(MongoDatabase database, WriteSettings options, TargetRows rows) {
         this.database = database;
         this.views = new ViewDocuments(database, options);
         this.rows = rows;

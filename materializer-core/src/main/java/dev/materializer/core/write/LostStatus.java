@@ -6,7 +6,6 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
-import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewFilter;
@@ -57,9 +56,9 @@ public final class LostStatus {
 
     /**
      * @param database the database of the views and their targets
-     * @param options the engine's options (views collection, partition and status fields)
+     * @param options the writers' settings (views collection, partition and status fields)
      */
-    public LostStatus(MongoDatabase database, MaterializerOptions options) {
+    public LostStatus(MongoDatabase database, WriteSettings options) {
         this.database = database;
         this.views = new ViewDocuments(database, options);
         this.partitionField = options.partitionField();

@@ -8,7 +8,6 @@ import java.util.concurrent.TimeUnit;
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoCursor;
 import com.mongodb.client.MongoDatabase;
-import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.guard.ScopeViolationException;
 import dev.materializer.core.hash.RowHasher;
@@ -45,7 +44,7 @@ final class ResultReader {
 
     private final long maxTimeMillis;
 
-    ResultReader(MongoDatabase database, MaterializerOptions options, ScopeGuard guard, RowHasher hasher,
+    ResultReader(MongoDatabase database, WriteSettings options, ScopeGuard guard, RowHasher hasher,
             TargetRows rows) {
         this.database = database;
         this.guard = guard;

@@ -10,7 +10,6 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import com.mongodb.client.model.Projections;
-import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.GenerationPlace;
 import dev.materializer.core.view.ViewDefinition;
@@ -77,9 +76,9 @@ public final class StatusStore {
     /**
      * Creates a store.
      * @param database the database of the views collection
-     * @param options the engine's options (views collection, partition and status fields)
+     * @param options the writers' settings (views collection, partition and status fields)
      */
-    public StatusStore(MongoDatabase database, MaterializerOptions options) {
+    public StatusStore(MongoDatabase database, WriteSettings options) {
         this.views = new ViewDocuments(database, options);
     }
 
@@ -322,7 +321,7 @@ public final class StatusStore {
     }
 
     private static BsonDocument update(ViewDocuments views, ViewState state, @Nullable String lastError, Instant at) {
-        BsonDocument set = new BsonDocument(views.status("state"), new BsonString(state.value()))
+        BsonDocument set = new BsonDocument(views.status("state"), new BsonString(state.storedValue()))
             .append(views.status("at"), new BsonDateTime(at.toEpochMilli()));
         BsonDocument update = new BsonDocument("$set", set);
         if (lastError != null) {

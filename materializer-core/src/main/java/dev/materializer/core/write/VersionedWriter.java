@@ -14,7 +14,6 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.WriteModel;
-import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.hash.RowHasher;
 import dev.materializer.core.server.EngineConcerns;
@@ -124,13 +123,13 @@ final class VersionedWriter {
      * @param transactions the client to write in transactions, null when the deployment has none;
      *     the database is used through it, since a session belongs to the client that started it
      */
-    VersionedWriter(MongoDatabase database, @Nullable MongoClient transactions, MaterializerOptions options,
+    VersionedWriter(MongoDatabase database, @Nullable MongoClient transactions, WriteSettings options,
             ResultReader reader, TargetRows rows, RowHasher hasher, ViewLeases leases, GenerationFlip flip) {
         this(database, transactions, options, reader, rows, hasher, leases, flip, Pauses.NONE);
     }
 
     // Visible for testing: a writer that pauses where a test holds it
-    VersionedWriter(MongoDatabase database, @Nullable MongoClient transactions, MaterializerOptions options,
+    VersionedWriter(MongoDatabase database, @Nullable MongoClient transactions, WriteSettings options,
             ResultReader reader, TargetRows rows, RowHasher hasher, ViewLeases leases, GenerationFlip flip,
             Pauses pauses) {
         this.pauses = pauses;

@@ -5,7 +5,6 @@ import java.util.List;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
-import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.view.ViewDefinition;
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
@@ -30,7 +29,7 @@ final class ViewDocuments {
 
     private final String statusField;
 
-    ViewDocuments(MongoDatabase database, MaterializerOptions options) {
+    ViewDocuments(MongoDatabase database, WriteSettings options) {
         this.views = database.getCollection(options.viewsCollection(), BsonDocument.class);
         this.partitionField = options.partitionField();
         this.statusField = options.statusField();

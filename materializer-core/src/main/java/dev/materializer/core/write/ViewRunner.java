@@ -7,7 +7,6 @@ import java.util.Map;
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoDatabase;
-import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassScope;
 import dev.materializer.core.PassReport;
@@ -55,7 +54,7 @@ public final class ViewRunner {
 
     private final MongoDatabase database;
 
-    private final MaterializerOptions options;
+    private final WriteSettings options;
 
     private final StatusStore statuses;
 
@@ -89,18 +88,18 @@ public final class ViewRunner {
      * @param database the database of the views, sources and targets
      * @param transactionsClient the client of {@code database}, to write in transactions; null when
      *     the deployment has no transactions
-     * @param options the engine's options
+     * @param options the writers' settings
      * @param guard the scope guard of pipelines
      * @param hasher the hasher of rows
      */
-    public ViewRunner(MongoDatabase database, @Nullable MongoClient transactionsClient, MaterializerOptions options,
+    public ViewRunner(MongoDatabase database, @Nullable MongoClient transactionsClient, WriteSettings options,
             ScopeGuard guard, RowHasher hasher) {
         this(database, transactionsClient, options, guard, hasher, () -> {
         });
     }
 
     // Visible for testing: another instance's pass between this pass's status read and its decisions
-    ViewRunner(MongoDatabase database, @Nullable MongoClient transactionsClient, MaterializerOptions options,
+    ViewRunner(MongoDatabase database, @Nullable MongoClient transactionsClient, WriteSettings options,
             ScopeGuard guard, RowHasher hasher, Runnable afterStartingStatus) {
         this.afterStartingStatus = afterStartingStatus;
         this.database = database;

@@ -22,6 +22,7 @@ import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.cluster.Rendezvous;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.view.ViewState;
 import dev.materializer.testing.Capability;
 import dev.materializer.testing.MongoKind;
 import dev.materializer.testing.RequiresCapability;
@@ -253,7 +254,7 @@ abstract class MaterializerScenarios {
 
             assertThat(f.status("a-to-b").getString("state")).isEqualTo("cycle");
             assertThat(f.status("b-to-a").getString("state")).isEqualTo("cycle");
-            assertThat(f.engine.view("acme", "a-to-b")).hasValueSatisfying(view -> assertThat(view.state()).isEqualTo("cycle"));
+            assertThat(f.engine.view("acme", "a-to-b")).hasValueSatisfying(view -> assertThat(view.state()).isEqualTo(ViewState.CYCLE));
 
             f.views().deleteOne(Filters.eq("_id", "b-to-a"));
             await().atMost(RecordingListener.WAIT)
@@ -456,13 +457,13 @@ abstract class MaterializerScenarios {
                 EngineFixture b = new EngineFixture(mongo, clock, builder -> builder.instanceId("node-b"))) {
             startTwoWithOneViewPerPartition(a, b, clock, partitions);
 
-            Map<String, Integer> owned = new java.util.HashMap<>();
+            Map<ViewState, Integer> owned = new java.util.HashMap<>();
             a.engine.ownedViewCounts().forEach((state, count) -> owned.merge(state, count, Integer::sum));
             b.engine.ownedViewCounts().forEach((state, count) -> owned.merge(state, count, Integer::sum));
             assertThat(owned).as("each view once, by its owner, in its state there")
-                .containsEntry("ok", partitions).containsEntry("pending", 0).containsEntry("errored", 0);
-            assertThat(a.engine.ownedViewCounts().get("ok")).as("node-a owns some").isPositive();
-            assertThat(b.engine.ownedViewCounts().get("ok")).as("node-b owns some").isPositive();
+                .containsEntry(ViewState.OK, partitions).containsEntry(ViewState.PENDING, 0).containsEntry(ViewState.ERRORED, 0);
+            assertThat(a.engine.ownedViewCounts().get(ViewState.OK)).as("node-a owns some").isPositive();
+            assertThat(b.engine.ownedViewCounts().get(ViewState.OK)).as("node-b owns some").isPositive();
             // Each still knows every view: the endpoint's counts are this instance's.
             assertThat(a.engine.viewCounts().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(partitions);
             assertThat(b.engine.viewCounts().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(partitions);
@@ -605,8 +606,8 @@ abstract class MaterializerScenarios {
             assertThat(summary.views()).as("a summary visits no view").isEmpty();
             assertThat(summary.state()).isEqualTo(snapshot.state());
             assertThat(summary.openStreams()).isEqualTo(snapshot.openStreams());
-            assertThat(f.engine.viewCounts()).containsEntry("ok", 4);
-            ViewPage acme = f.engine.views(new ViewQuery("acme", "ok", 0, 1));
+            assertThat(f.engine.viewCounts()).containsEntry(ViewState.OK, 4);
+            ViewPage acme = f.engine.views(new ViewQuery("acme", ViewState.OK, 0, 1));
             assertThat(acme.total()).isEqualTo(2);
             assertThat(acme.views()).extracting(ViewSnapshot::id).containsExactly("acme/copy");
             assertThat(f.engine.views(ViewQuery.first(10)).views()).extracting(ViewSnapshot::id)
@@ -693,7 +694,7 @@ abstract class MaterializerScenarios {
             after.settle();
 
             assertThat(after.events.passesOf("acme", "revenue")).as("nothing changed: nothing runs").isEmpty();
-            assertThat(after.engine.snapshot().views()).extracting(ViewSnapshot::state).containsExactly("ok");
+            assertThat(after.engine.snapshot().views()).extracting(ViewSnapshot::state).containsExactly(ViewState.OK);
             assertThat(after.engine.awaitFresh("acme", "revenue", Duration.ofSeconds(10))).isTrue();
         }
     }
@@ -951,7 +952,7 @@ abstract class MaterializerScenarios {
             f.start();
 
             assertThat(f.engine.view("acme", "revenue")).hasValueSatisfying(view -> {
-                assertThat(view.state()).isEqualTo("ok");
+                assertThat(view.state()).isEqualTo(ViewState.OK);
                 assertThat(view.sources()).containsExactly("orders");
                 assertThat(view.target()).isEqualTo("revenue");
                 assertThat(view.generation()).isNotNull();

@@ -18,6 +18,7 @@ import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.cluster.Rendezvous;
 import dev.materializer.core.hash.PartitionTargetId;
 import dev.materializer.core.time.ManualClock;
+import dev.materializer.core.view.ViewState;
 import dev.materializer.testing.TestMongo;
 import org.bson.BsonValue;
 import org.bson.Document;
@@ -243,6 +244,9 @@ abstract class NeverLoseAChangeScenarios {
 
             assertThat(f.status("also-revenue").getString("lastError")).as("names the view that holds the target")
                 .contains("target 'revenue'").contains("view 'revenue'").contains("targetCollection of its own");
+            assertThat(f.engine.view("acme", "also-revenue")).as("stored as errored, shown as itself")
+                .hasValueSatisfying(view -> assertThat(view.state()).isEqualTo(ViewState.TARGET_SHARED));
+            assertThat(f.engine.viewCounts()).containsEntry(ViewState.TARGET_SHARED, 1).containsEntry(ViewState.ERRORED, 0);
             assertThat(f.status("revenue").getString("state")).isEqualTo("ok");
             f.events.clear();
             f.collection("orders").insertOne(order("o2", "acme", "pear", 1, 4));
@@ -481,7 +485,7 @@ abstract class NeverLoseAChangeScenarios {
 
             List<ViewSnapshot> views = f.engine.snapshot().views();
             assertThat(views).extracting(ViewSnapshot::id).containsExactlyInAnyOrder("\"1\"", "1");
-            assertThat(views).extracting(ViewSnapshot::state).containsOnly("ok");
+            assertThat(views).extracting(ViewSnapshot::state).containsOnly(ViewState.OK);
             assertThat(f.db.getCollection("by-string").countDocuments()).isEqualTo(1);
             assertThat(f.db.getCollection("by-number").countDocuments()).isEqualTo(1);
         }

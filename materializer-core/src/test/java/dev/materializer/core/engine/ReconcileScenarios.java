@@ -22,6 +22,7 @@ import dev.materializer.core.ViewMaterializer;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.view.ViewState;
 import dev.materializer.testing.TestMongo;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
@@ -143,7 +144,7 @@ abstract class ReconcileScenarios {
                     .reconcileMaxPerSecond(10).listener(drifts).build())) {
             engine.start();
             await().atMost(RecordingListener.WAIT).until(() -> engine.view("acme", "revenue")
-                .map(view -> "ok".equals(view.state())).orElse(false));
+                .map(view -> view.state() == ViewState.OK).orElse(false));
             assertThat(engine.drain(RecordingListener.WAIT)).isTrue();
             // The sweep after the first generation's grace runs first, so only the reconcile is counted.
             clock.advance(MaterializerOptions.DEFAULT_GENERATION_GRACE.plusSeconds(1));

@@ -533,7 +533,7 @@ abstract class KeyScopedPassPropertyContract {
             // Where the server cannot join as the scope guard asks, the runner's database emulates the join
             this.runner = mongo.has(Capability.LOOKUP_FIELDS_WITH_PIPELINE) ? fixture.runner()
                     : new ViewRunner(LookupEmulation.of(mongo.database()),
-                            mongo.has(Capability.TRANSACTIONS) ? mongo.client() : null, fixture.options,
+                            mongo.has(Capability.TRANSACTIONS) ? mongo.client() : null, fixture.settings,
                             new ScopeGuard(fixture.options.partitionField()), new RowHasher());
             this.database = mongo.database();
             this.orders = database.getCollection(ORDERS, BsonDocument.class);

@@ -39,10 +39,10 @@ class LostStatusInProcessTest {
         fixture.target().insertOne(version("other-tenant", 40, Long.MAX_VALUE).append("_part", new BsonString("globex")));
         BsonDocument lastSeen = lastSeen(5, 9).append("lastError", new BsonString("kept as it was"));
 
-        LostStatus.Restored restored = new LostStatus(mongo.database(), fixture.options).restore(view, lastSeen, AT);
+        LostStatus.Restored restored = new LostStatus(mongo.database(), fixture.settings).restore(view, lastSeen, AT);
 
         assertThat(restored).isEqualTo(LostStatus.Restored.RESTORED);
-        ViewStatus status = new StatusStore(mongo.database(), fixture.options).read(view);
+        ViewStatus status = new StatusStore(mongo.database(), fixture.settings).read(view);
         assertThat(status.generation()).isEqualTo(Generation.of(5));
         assertThat(status.previous()).isEqualTo(new ViewStatus.Previous(Generation.of(3), FLIPPED));
         assertThat(status.earlier()).containsExactly(new ViewStatus.Previous(Generation.of(2), FLIPPED.minusSeconds(1)));
@@ -51,7 +51,7 @@ class LostStatusInProcessTest {
         assertThat(status.attempts()).as("the next attempt takes a number no version carries").isEqualTo(9);
         assertThat(status.version()).as("no pass in flight started from it").isNegative();
         assertThat(status.lease()).isNull();
-        BsonDocument stored = new StatusStore(mongo.database(), fixture.options).readStored(view);
+        BsonDocument stored = new StatusStore(mongo.database(), fixture.settings).readStored(view);
         assertThat(stored.getString(StatusStore.FINGERPRINT_FIELD).getValue()).isEqualTo("the run's");
         assertThat(stored.getDocument("covered")).isEqualTo(lastSeen.getDocument("covered"));
     }
@@ -63,11 +63,11 @@ class LostStatusInProcessTest {
         fixture.target().insertOne(version("kept", 3, 11));
         fixture.target().insertOne(version("added-by-attempt-11", 11, Long.MAX_VALUE));
 
-        LostStatus.Restored restored = new LostStatus(mongo.database(), fixture.options)
+        LostStatus.Restored restored = new LostStatus(mongo.database(), fixture.settings)
             .restore(view, lastSeen(5, 6), AT);
 
         assertThat(restored).isEqualTo(LostStatus.Restored.MAY_BE_STALE);
-        ViewStatus status = new StatusStore(mongo.database(), fixture.options).read(view);
+        ViewStatus status = new StatusStore(mongo.database(), fixture.settings).read(view);
         assertThat(status.generation()).as("still a whole generation").isEqualTo(Generation.of(5));
         assertThat(status.attempts()).as("past every number in the target").isEqualTo(11);
     }
@@ -80,7 +80,7 @@ class LostStatusInProcessTest {
         BsonDocument leased = lastSeen(5, 6).append("lease", new BsonDocument("owner", new BsonString("other/pass"))
             .append("until", new BsonDateTime(AT.toEpochMilli())));
 
-        assertThat(new LostStatus(mongo.database(), fixture.options).restore(view, leased, AT))
+        assertThat(new LostStatus(mongo.database(), fixture.settings).restore(view, leased, AT))
             .isEqualTo(LostStatus.Restored.MAY_BE_STALE);
     }
 
@@ -88,13 +88,13 @@ class LostStatusInProcessTest {
     void aStatusWrittenSinceIsNeverOverwritten(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
         ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
-        new StatusStore(mongo.database(), fixture.options).write(view, ViewState.ERRORED, "written by a pass", AT);
+        new StatusStore(mongo.database(), fixture.settings).write(view, ViewState.ERRORED, "written by a pass", AT);
 
-        LostStatus.Restored restored = new LostStatus(mongo.database(), fixture.options)
+        LostStatus.Restored restored = new LostStatus(mongo.database(), fixture.settings)
             .restore(view, lastSeen(5, 5), AT);
 
         assertThat(restored).isEqualTo(LostStatus.Restored.STATUS_PRESENT);
-        ViewStatus status = new StatusStore(mongo.database(), fixture.options).read(view);
+        ViewStatus status = new StatusStore(mongo.database(), fixture.settings).read(view);
         assertThat(status.lastError()).isEqualTo("written by a pass");
         assertThat(status.generation()).isNull();
     }

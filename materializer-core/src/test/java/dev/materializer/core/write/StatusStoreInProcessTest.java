@@ -33,7 +33,7 @@ class StatusStoreInProcessTest {
                 new ViewStatus.Lease("owner", AT.plusSeconds(60)), 4, 9);
         fixture.views().updateOne(new BsonDocument("_id", view.id()),
                 new BsonDocument("$set", new BsonDocument(fixture.options.statusField(), writers.toBson())));
-        StatusStore store = new StatusStore(mongo.database(), fixture.options);
+        StatusStore store = new StatusStore(mongo.database(), fixture.settings);
 
         store.write(view, ViewState.OK, null, AT);
 
@@ -49,7 +49,7 @@ class StatusStoreInProcessTest {
     void anErrorIsWrittenAndALaterOkStateUnsetsIt(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
         ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
-        StatusStore store = new StatusStore(mongo.database(), fixture.options);
+        StatusStore store = new StatusStore(mongo.database(), fixture.settings);
 
         store.write(view, ViewState.ERRORED, "the pipeline failed: boom", AT);
         assertThat(store.read(view).lastError()).isEqualTo("the pipeline failed: boom");
@@ -66,7 +66,7 @@ class StatusStoreInProcessTest {
         ViewFixture fixture = new ViewFixture(mongo);
         fixture.views().insertOne(BsonDocument.parse("{_id: 'broken', _part: 'acme', pipeline: 'not a pipeline'}"));
         fixture.views().insertOne(BsonDocument.parse("{_id: 'no-partition', pipeline: []}"));
-        StatusStore store = new StatusStore(mongo.database(), fixture.options);
+        StatusStore store = new StatusStore(mongo.database(), fixture.settings);
 
         store.writeInvalid(new BsonString("broken"), "globex", "wrong partition", AT);
         store.writeInvalid(new BsonString("broken"), "acme", "pipeline must be an array of stages", AT);
@@ -85,7 +85,7 @@ class StatusStoreInProcessTest {
     void aViewWithoutStatusOrDocumentReadsAsNeverRun(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
         ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
-        StatusStore store = new StatusStore(mongo.database(), fixture.options);
+        StatusStore store = new StatusStore(mongo.database(), fixture.settings);
 
         assertThat(store.read(view)).isEqualTo(ViewStatus.NONE);
         fixture.views().deleteMany(new BsonDocument());
@@ -96,7 +96,7 @@ class StatusStoreInProcessTest {
     void coveredTimesOnlyGrowAndKeepCollectionNamesWithDots(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
         ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
-        StatusStore store = new StatusStore(mongo.database(), fixture.options);
+        StatusStore store = new StatusStore(mongo.database(), fixture.settings);
         BsonTimestamp early = new BsonTimestamp(100, 1);
         BsonTimestamp late = new BsonTimestamp(100, 7);
 

@@ -9,6 +9,7 @@ import java.util.TreeMap;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
+import dev.materializer.core.EngineSettings;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.hash.RowHasher;
@@ -50,6 +51,9 @@ final class ViewFixture {
 
     final MaterializerOptions options;
 
+    /** The writers' settings of {@link #options}. */
+    final WriteSettings settings;
+
     ViewFixture(TestMongo mongo) {
         this(mongo, MaterializerOptions.builder().instanceId("test-instance").build());
     }
@@ -58,6 +62,7 @@ final class ViewFixture {
         this.mongo = mongo;
         this.database = mongo.database();
         this.options = options;
+        this.settings = EngineSettings.write(options);
     }
 
     ViewFixture with(MaterializerOptions changed) {
@@ -67,23 +72,23 @@ final class ViewFixture {
     /** A runner that writes in transactions where the server offers them. */
     ViewRunner runner() {
         return new ViewRunner(database, mongo.capabilities().contains(Capability.TRANSACTIONS) ? mongo.client() : null,
-                options, new ScopeGuard(options.partitionField()), new RowHasher());
+                settings, new ScopeGuard(options.partitionField()), new RowHasher());
     }
 
     /** A runner as {@link #runner()} that does something between its status read and its holder check. */
     ViewRunner runner(Runnable afterStartingStatus) {
         return new ViewRunner(database, mongo.capabilities().contains(Capability.TRANSACTIONS) ? mongo.client() : null,
-                options, new ScopeGuard(options.partitionField()), new RowHasher(), afterStartingStatus);
+                settings, new ScopeGuard(options.partitionField()), new RowHasher(), afterStartingStatus);
     }
 
     /** A runner that never uses transactions: it writes in groups under a lease. */
     ViewRunner groupsRunner() {
-        return new ViewRunner(database, null, options, new ScopeGuard(options.partitionField()), new RowHasher());
+        return new ViewRunner(database, null, settings, new ScopeGuard(options.partitionField()), new RowHasher());
     }
 
     /** A runner that writes small diffs in transactions; only on a server that offers them. */
     ViewRunner transactionalRunner() {
-        return new ViewRunner(database, mongo.client(), options, new ScopeGuard(options.partitionField()),
+        return new ViewRunner(database, mongo.client(), settings, new ScopeGuard(options.partitionField()),
                 new RowHasher());
     }
 
@@ -96,8 +101,8 @@ final class ViewFixture {
     VersionedWriter writer(boolean transactions, VersionedWriter.Pauses pauses) {
         RowHasher hasher = new RowHasher();
         TargetRows rows = rows();
-        return new VersionedWriter(database, transactions ? mongo.client() : null, options,
-                new ResultReader(database, options, new ScopeGuard(options.partitionField()), hasher, rows), rows, hasher,
+        return new VersionedWriter(database, transactions ? mongo.client() : null, settings,
+                new ResultReader(database, settings, new ScopeGuard(options.partitionField()), hasher, rows), rows, hasher,
                 leases(), flip(), pauses);
     }
 
@@ -119,15 +124,15 @@ final class ViewFixture {
 
     /** What a pass passes its writer: the generations of the partition's targets. */
     Map<String, Generation> generations(String partition) {
-        return new StatusStore(database, options).currentGenerations(partition);
+        return new StatusStore(database, settings).currentGenerations(partition);
     }
 
     ViewLeases leases() {
-        return new ViewLeases(new ViewDocuments(database, options), options.passLease(), flip());
+        return new ViewLeases(new ViewDocuments(database, settings), options.passLease(), flip());
     }
 
     GenerationFlip flip() {
-        return new GenerationFlip(new ViewDocuments(database, options), new ReadableGenerations(options.generationGrace()));
+        return new GenerationFlip(new ViewDocuments(database, settings), new ReadableGenerations(options.generationGrace()));
     }
 
     /** Stores a view document and returns its definition. */
@@ -230,7 +235,7 @@ final class ViewFixture {
     }
 
     ViewStatus status(ViewDefinition view) {
-        return new StatusStore(database, options).read(view);
+        return new StatusStore(database, settings).read(view);
     }
 
     /** Every row of the target in the partition, whatever its generation. */

@@ -15,6 +15,7 @@ import dev.materializer.core.ViewQuery;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.ViewSubscriber;
 import dev.materializer.core.ViewSubscription;
+import dev.materializer.core.view.ViewState;
 import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 
@@ -94,12 +95,12 @@ final class RestartableMaterializer implements Materializer {
     }
 
     @Override
-    public Map<String, Integer> viewCounts() {
+    public Map<ViewState, Integer> viewCounts() {
         return this.current.viewCounts();
     }
 
     @Override
-    public Map<String, Integer> ownedViewCounts() {
+    public Map<ViewState, Integer> ownedViewCounts() {
         return this.current.ownedViewCounts();
     }
 

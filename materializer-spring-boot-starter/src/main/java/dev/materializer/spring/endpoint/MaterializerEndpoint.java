@@ -23,6 +23,7 @@ import dev.materializer.core.ViewPage;
 import dev.materializer.core.ViewQuery;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.reconcile.Reconciler;
+import dev.materializer.core.view.ViewState;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
@@ -112,7 +113,7 @@ public final class MaterializerEndpoint {
      * The engine's summary and one page of its views.
      * @param partition only the views of this partition, when given
      * @param state only the views in this state ({@code pending}, {@code ok}, {@code errored},
-     *     {@code cycle}), when given
+     *     {@code cycle}, {@code target_shared}), when given
      * @param page the page, from 0 (0 when not given)
      * @param size the views on a page, 1 to {@value #MAX_PAGE_SIZE} ({@value #DEFAULT_PAGE_SIZE} when
      *     not given)
@@ -130,8 +131,9 @@ public final class MaterializerEndpoint {
 
     private static ViewQuery query(@Nullable String partition, @Nullable String state, @Nullable Integer page,
             @Nullable Integer size) {
-        if (state != null && !ViewSnapshot.STATES.contains(state)) {
-            throw invalid("Unknown state '" + state + "': the state is one of " + ViewSnapshot.STATES);
+        ViewState wanted = ViewState.fromValue(state);
+        if (state != null && wanted == null) {
+            throw invalid("Unknown state '" + state + "': the state is one of " + ViewState.VALUES);
         }
         int pageNumber = Objects.requireNonNullElse(page, 0);
         if (pageNumber < 0) {
@@ -141,7 +143,7 @@ public final class MaterializerEndpoint {
         if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
             throw invalid("The size is between 1 and " + MAX_PAGE_SIZE + ", was " + pageSize);
         }
-        return new ViewQuery(partition, state, pageNumber, pageSize);
+        return new ViewQuery(partition, wanted, pageNumber, pageSize);
     }
 
     private static InvalidEndpointRequestException invalid(String reason) {
@@ -303,18 +305,19 @@ public final class MaterializerEndpoint {
 
         private final List<ViewDescriptor> views;
 
-        MaterializerDescriptor(MaterializerSnapshot summary, Map<String, Integer> viewCounts, ViewPage page) {
+        MaterializerDescriptor(MaterializerSnapshot summary, Map<ViewState, Integer> viewCounts, ViewPage page) {
             this.summary = summary;
             this.viewCounts = everyState(viewCounts);
             this.page = page;
             this.views = page.views().stream().map(ViewDescriptor::new).toList();
         }
 
-        /** Every state in its order, 0 when the engine has no count for it, then any other word it counts. */
-        private static Map<String, Integer> everyState(Map<String, Integer> counts) {
+        /** Every state by its word, in its order, 0 when the engine has no count for it. */
+        private static Map<String, Integer> everyState(Map<ViewState, Integer> counts) {
             Map<String, Integer> byState = new LinkedHashMap<>();
-            ViewSnapshot.STATES.forEach(state -> byState.put(state, counts.getOrDefault(state, 0)));
-            counts.forEach(byState::putIfAbsent);
+            for (ViewState state : ViewState.values()) {
+                byState.put(state.value(), counts.getOrDefault(state, 0));
+            }
             return byState;
         }
 
@@ -469,9 +472,9 @@ public final class MaterializerEndpoint {
             return this.view.id();
         }
 
-        /** @return {@code pending}, {@code ok}, {@code errored} or {@code cycle} */
+        /** @return {@code pending}, {@code ok}, {@code errored}, {@code cycle} or {@code target_shared} */
         public String getState() {
-            return this.view.state();
+            return this.view.state().value();
         }
 
         /** @return the source collections */

@@ -10,6 +10,7 @@ import dev.materializer.core.Materializer;
 import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.ViewPage;
 import dev.materializer.core.ViewQuery;
+import dev.materializer.core.view.ViewState;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -58,7 +59,7 @@ public final class MaterializerHealthIndicator implements HealthIndicator {
 
     private Health describe() {
         MaterializerSnapshot summary = this.materializer.summary();
-        Map<String, Integer> counts = this.materializer.viewCounts();
+        Map<ViewState, Integer> counts = this.materializer.viewCounts();
         Health.Builder health = Health.status(status(summary));
         health.withDetail("state", summary.state().name().toLowerCase(Locale.ROOT));
         if (summary.reason() != null) {
@@ -71,8 +72,9 @@ public final class MaterializerHealthIndicator implements HealthIndicator {
             health.withDetail("lagSeconds", lag.toNanos() / 1e9);
         }
         health.withDetail("views", counts.values().stream().mapToInt(Integer::intValue).sum());
-        listViews(health, counts, "errored");
-        listViews(health, counts, "cycle");
+        listViews(health, counts, ViewState.ERRORED);
+        listViews(health, counts, ViewState.CYCLE);
+        listViews(health, counts, ViewState.TARGET_SHARED);
         return health.build();
     }
 
@@ -85,7 +87,7 @@ public final class MaterializerHealthIndicator implements HealthIndicator {
     }
 
     /** Lists the first views in that state, asking the engine for them only when its counts have some. */
-    private void listViews(Health.Builder health, Map<String, Integer> counts, String state) {
+    private void listViews(Health.Builder health, Map<ViewState, Integer> counts, ViewState state) {
         if (counts.getOrDefault(state, 0) == 0) {
             return;
         }
@@ -105,6 +107,6 @@ public final class MaterializerHealthIndicator implements HealthIndicator {
         Map<String, Object> detail = new LinkedHashMap<>();
         detail.put("count", inState.total());
         detail.put("views", listed);
-        health.withDetail(state, detail);
+        health.withDetail(state.value(), detail);
     }
 }

@@ -1,6 +1,7 @@
 package dev.materializer.spring.metrics;
 
 import dev.materializer.core.Materializer;
+import dev.materializer.core.view.ViewState;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -34,9 +35,9 @@ public final class MaterializerMeterBinder implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        for (String state : MaterializerMeters.VIEW_STATES) {
+        for (ViewState state : ViewState.values()) {
             Gauge.builder(MaterializerMeters.VIEWS, this.materializer, engine -> viewsIn(engine, state))
-                .tag(MaterializerMeters.TAG_STATE, state)
+                .tag(MaterializerMeters.TAG_STATE, state.value())
                 .description("Views whose partition this instance owns, by state")
                 .register(registry);
         }
@@ -55,7 +56,7 @@ public final class MaterializerMeterBinder implements MeterBinder {
             .register(registry);
     }
 
-    private static double viewsIn(Materializer engine, String state) {
+    private static double viewsIn(Materializer engine, ViewState state) {
         return engine.ownedViewCounts().getOrDefault(state, 0);
     }
 }

@@ -3,7 +3,7 @@ package dev.materializer.spring.metrics;
 import java.util.List;
 import java.util.Locale;
 
-import dev.materializer.core.ViewSnapshot;
+import dev.materializer.core.view.ViewState;
 
 /** The names and tags of the materializer's meters: dashboards and alerts depend on them. */
 public final class MaterializerMeters {
@@ -86,7 +86,7 @@ public final class MaterializerMeters {
     public static final List<String> RECONCILE_RESULTS = List.of(RESULT_IN_SYNC, RESULT_DRIFT, RESULT_PENDING);
 
     /** The view states {@link #VIEWS} reports, each always present (zero when no view has it). */
-    public static final List<String> VIEW_STATES = ViewSnapshot.STATES;
+    public static final List<String> VIEW_STATES = ViewState.VALUES;
 
     private MaterializerMeters() {
     }

@@ -215,7 +215,7 @@ class MaterializerAutoConfigurationTests {
                 assertThat(context).hasNotFailed();
                 io.micrometer.core.instrument.MeterRegistry registry = context
                     .getBean(io.micrometer.core.instrument.MeterRegistry.class);
-                assertThat(registry.find(dev.materializer.spring.metrics.MaterializerMeters.VIEWS).gauges()).hasSize(4);
+                assertThat(registry.find(dev.materializer.spring.metrics.MaterializerMeters.VIEWS).gauges()).hasSize(5);
                 this.factory.options().listener().onChange("orders", null);
                 assertThat(registry.get(dev.materializer.spring.metrics.MaterializerMeters.CHANGES).counter().count())
                     .isEqualTo(1);

@@ -12,6 +12,7 @@ import dev.materializer.core.VerifyReport;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.view.ViewState;
 import dev.materializer.spring.endpoint.MaterializerEndpoint.MaterializerDescriptor;
 import dev.materializer.spring.endpoint.MaterializerEndpoint.ReconcileDescriptor;
 import dev.materializer.spring.endpoint.MaterializerEndpoint.RefreshDescriptor;
@@ -54,7 +55,7 @@ class MaterializerEndpointTests {
         assertThat(state.getLagSeconds()).isEqualTo(1.5);
         assertThat(state.isTransactions()).isTrue();
         assertThat(state.getViewCounts()).containsExactly(entry("pending", 1), entry("ok", 1), entry("errored", 1),
-                entry("cycle", 1));
+                entry("cycle", 1), entry("target_shared", 0));
         assertThat(state.getViews()).as("by partition, then id").extracting(ViewDescriptor::getId)
             .containsExactly("broken", "totals", "a", "new");
         assertThat(state.getPage()).isZero();
@@ -68,7 +69,7 @@ class MaterializerEndpointTests {
                 List.of(Snapshots.running().views().get(0))));
         MaterializerDescriptor state = this.endpoint.materializer(null, null, null, null);
         assertThat(state.getViewCounts()).containsExactly(entry("pending", 0), entry("ok", 1), entry("errored", 0),
-                entry("cycle", 0));
+                entry("cycle", 0), entry("target_shared", 0));
         assertThat(this.engine.snapshotCalls()).as("only the page's views are read").isZero();
     }
 
@@ -99,7 +100,7 @@ class MaterializerEndpointTests {
 
     @ParameterizedTest(name = "state={0} page={1} size={2}")
     @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
-            broken | -  | -    | Unknown state 'broken': the state is one of [pending, ok, errored, cycle]
+            broken | -  | -    | Unknown state 'broken': the state is one of [pending, ok, errored, cycle, target_shared]
             -      | -1 | -    | The page is 0 or more, was -1
             -      | -  | 0    | The size is between 1 and 1000, was 0
             -      | -  | 1001 | The size is between 1 and 1000, was 1001
@@ -120,7 +121,7 @@ class MaterializerEndpointTests {
     @Test
     void anIdWithASlashIsReadWithTheIdInTheQueryAndActedOnWithTheIdInTheBody() {
         this.engine.setSnapshot(new MaterializerSnapshot(EngineState.RUNNING, null, 1, 0, null, false,
-                List.of(new ViewSnapshot("acme", "acme/revenue", "ok", List.of("orders"), "revenue", null, null, null,
+                List.of(new ViewSnapshot("acme", "acme/revenue", ViewState.OK, List.of("orders"), "revenue", null, null, null,
                         null, null))));
         ViewDescriptor view = this.endpoint.viewById("acme", "acme/revenue");
         assertThat(view).isNotNull();

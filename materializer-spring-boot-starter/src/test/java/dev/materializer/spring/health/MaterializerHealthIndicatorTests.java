@@ -6,6 +6,7 @@ import java.util.Map;
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.ViewSnapshot;
+import dev.materializer.core.view.ViewState;
 import dev.materializer.spring.testing.RecordingMaterializer;
 import dev.materializer.spring.testing.Snapshots;
 import org.junit.jupiter.api.Test;
@@ -67,7 +68,7 @@ class MaterializerHealthIndicatorTests {
     @Test
     void theListOfErroredViewsIsBoundedButTheCountIsNot() {
         List<ViewSnapshot> views = java.util.stream.IntStream.range(0, 50)
-            .mapToObj(i -> new ViewSnapshot("p", "v" + i, "errored", List.of("s"), "t", null, null, "bad", null, null))
+            .mapToObj(i -> new ViewSnapshot("p", "v" + i, ViewState.ERRORED, List.of("s"), "t", null, null, "bad", null, null))
             .toList();
         this.engine.setSnapshot(new MaterializerSnapshot(EngineState.RUNNING, null, 1, 0, null, false, views));
         Map<?, ?> errored = (Map<?, ?>) this.indicator.health().getDetails().get("errored");

@@ -93,8 +93,9 @@ class MaterializerMetricsTests {
     @Test
     void everyViewStateHasAGaugeEvenAtZero() {
         new MaterializerMeterBinder(this.engine, this.lag).bindTo(this.registry);
-        assertThat(this.registry.get(MaterializerMeters.VIEWS).gauges()).hasSize(4);
+        assertThat(this.registry.get(MaterializerMeters.VIEWS).gauges()).hasSize(5);
         assertThat(this.registry.get(MaterializerMeters.VIEWS).tag("state", "errored").gauge().value()).isZero();
+        assertThat(this.registry.get(MaterializerMeters.VIEWS).tag("state", "target_shared").gauge().value()).isZero();
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.materializer.spring.testing;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import dev.materializer.core.VerifyReport;
 import dev.materializer.core.ViewPage;
 import dev.materializer.core.ViewQuery;
 import dev.materializer.core.ViewSnapshot;
+import dev.materializer.core.view.ViewState;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -183,8 +185,8 @@ public final class RecordingMaterializer implements Materializer {
     }
 
     @Override
-    public Map<String, Integer> viewCounts() {
-        Map<String, Integer> counts = new HashMap<>();
+    public Map<ViewState, Integer> viewCounts() {
+        Map<ViewState, Integer> counts = new EnumMap<>(ViewState.class);
         for (ViewSnapshot view : current().views()) {
             counts.merge(view.state(), 1, Integer::sum);
         }
@@ -192,8 +194,8 @@ public final class RecordingMaterializer implements Materializer {
     }
 
     @Override
-    public Map<String, Integer> ownedViewCounts() {
-        Map<String, Integer> counts = new HashMap<>();
+    public Map<ViewState, Integer> ownedViewCounts() {
+        Map<ViewState, Integer> counts = new EnumMap<>(ViewState.class);
         for (ViewSnapshot view : current().views()) {
             if (this.owned.test(view.partition())) {
                 counts.merge(view.state(), 1, Integer::sum);

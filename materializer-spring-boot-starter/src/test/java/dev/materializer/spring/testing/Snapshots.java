@@ -11,6 +11,7 @@ import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.reconcile.Reconciler;
+import dev.materializer.core.view.ViewState;
 import org.jspecify.annotations.Nullable;
 
 /** Fixed engine snapshots for rendering tests. */
@@ -52,12 +53,12 @@ public final class Snapshots {
      */
     public static MaterializerSnapshot of(EngineState state, @Nullable String reason) {
         return new MaterializerSnapshot(state, reason, 3, 2, Duration.ofMillis(1500), true, List.of(
-                new ViewSnapshot("acme", "totals", "ok", List.of("orders"), "order_totals", "0a1b", LAST_RUN, null,
+                new ViewSnapshot("acme", "totals", ViewState.OK, List.of("orders"), "order_totals", "0a1b", LAST_RUN, null,
                         PassOutcome.CHANGED, WriteMode.GENERATION, LAST_RECONCILED, 3),
-                new ViewSnapshot("acme", "broken", "errored", List.of("orders", "customers"), "broken_target", null,
+                new ViewSnapshot("acme", "broken", ViewState.ERRORED, List.of("orders", "customers"), "broken_target", null,
                         LAST_RUN, "maxRows exceeded: 100001 rows", PassOutcome.ERRORED, WriteMode.NONE),
-                new ViewSnapshot("globex", "a", "cycle", List.of("b_target"), "a_target", null, null, null, null, null),
-                new ViewSnapshot("globex", "new", "pending", List.of("orders"), "new_target", null, null, null, null,
+                new ViewSnapshot("globex", "a", ViewState.CYCLE, List.of("b_target"), "a_target", null, null, null, null, null),
+                new ViewSnapshot("globex", "new", ViewState.PENDING, List.of("orders"), "new_target", null, null, null, null,
                         null)), new Reconciler.Progress(4, 2, 3, 1, null), new PassScheduler.CatchUpProgress(12, 9, 2, 1));
     }
 }

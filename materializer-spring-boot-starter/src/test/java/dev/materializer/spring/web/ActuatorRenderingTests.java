@@ -13,6 +13,7 @@ import dev.materializer.core.VerifyReport;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.view.ViewState;
 import dev.materializer.spring.metrics.MaterializerLag;
 import dev.materializer.spring.metrics.MaterializerMetricsListener;
 import dev.materializer.spring.testing.RecordingMaterializer;
@@ -129,7 +130,7 @@ class ActuatorRenderingTests {
         this.mvc.perform(get("/actuator/materializer").param("state", "broken"))
             .andExpect(status().isBadRequest())
             .andExpect(jsonPath("$.status").value(400))
-            .andExpect(jsonPath("$.detail").value("Unknown state 'broken': the state is one of [pending, ok, errored, cycle]"));
+            .andExpect(jsonPath("$.detail").value("Unknown state 'broken': the state is one of [pending, ok, errored, cycle, target_shared]"));
         this.mvc.perform(get("/actuator/materializer").param("size", "1001"))
             .andExpect(status().isBadRequest())
             .andExpect(jsonPath("$.detail").value("The size is between 1 and 1000, was 1001"));
@@ -141,7 +142,7 @@ class ActuatorRenderingTests {
     @Test
     void anIdWithASlashIsReachedWithTheIdInTheQueryOnReadAndInTheBodyOnWrite() throws Exception {
         this.engine.setSnapshot(new MaterializerSnapshot(EngineState.RUNNING, null, 1, 0, null, false,
-                List.of(new ViewSnapshot("acme", "acme/revenue", "ok", List.of("orders"), "revenue", null, null, null,
+                List.of(new ViewSnapshot("acme", "acme/revenue", ViewState.OK, List.of("orders"), "revenue", null, null, null,
                         null, null))));
         this.engine.onVerify("acme", "acme/revenue", CompletableFuture.completedFuture(
                 new VerifyReport(new ViewKey("acme", "acme/revenue"), 2, 0, 0, 0, Duration.ofMillis(5), null)));

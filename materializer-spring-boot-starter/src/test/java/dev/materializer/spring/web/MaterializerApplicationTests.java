@@ -18,6 +18,7 @@ import dev.materializer.core.EngineState;
 import dev.materializer.core.Materializer;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.view.ViewState;
 import dev.materializer.spring.metrics.MaterializerMeters;
 import io.micrometer.core.instrument.MeterRegistry;
 import dev.materializer.testing.MongoKind;
@@ -228,7 +229,7 @@ class MaterializerApplicationTests {
             database.getCollection("orders").insertMany(List.of(order("acme", "c1", 5), order("acme", "c2", 1)));
             database.getCollection("_aggregations").insertOne(totalsView("acme", "totals", "orders", "order_totals"));
             await().atMost(PATIENCE).until(() -> materializer.view("acme", "totals")
-                .filter(view -> view.state().equals("ok")).isPresent());
+                .filter(view -> view.state() == ViewState.OK).isPresent());
             // A round that found the view in sync: the reconciler runs, and its meters exist.
             await().atMost(PATIENCE).until(() -> reconciled(meters, "in_sync") >= 1);
             double driftBefore = meters.get(MaterializerMeters.RECONCILE_DRIFT).counter().count();
