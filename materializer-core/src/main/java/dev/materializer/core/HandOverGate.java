@@ -6,9 +6,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.materializer.core.routing.SourceChange;
-import dev.materializer.core.stream.Checkpoint;
+import dev.materializer.core.stream.ForwardingStreamListener;
 import dev.materializer.core.stream.StreamListener;
-import org.bson.BsonDocument;
 
 /**
  * Visible for testing: lets a test hold the hand-over of a collection's events, as a stream that lags
@@ -50,26 +49,11 @@ final class HandOverGate {
 
     /** A stream's listener, with every event passing the gate first. */
     StreamListener around(StreamListener listener) {
-        return new StreamListener() {
+        return new ForwardingStreamListener(listener) {
             @Override
             public void onChange(String collection, SourceChange change) {
                 pass(collection);
-                listener.onChange(collection, change);
-            }
-
-            @Override
-            public void onOpened(String collection, boolean resumed, boolean reopened, Checkpoint from) {
-                listener.onOpened(collection, resumed, reopened, from);
-            }
-
-            @Override
-            public void onEnded(String collection, String reason, boolean historyLost) {
-                listener.onEnded(collection, reason, historyLost);
-            }
-
-            @Override
-            public Checkpoint checkpointAt(String collection, BsonDocument token) {
-                return listener.checkpointAt(collection, token);
+                super.onChange(collection, change);
             }
         };
     }

@@ -25,6 +25,7 @@ import dev.materializer.core.ViewSubscription;
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.server.ClockSkew;
 import dev.materializer.core.stream.Checkpoint;
+import dev.materializer.core.stream.ForwardingStreamListener;
 import dev.materializer.core.stream.StreamListener;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewKey;
@@ -131,30 +132,20 @@ public final class ViewSubscriptions implements AutoCloseable {
      * @return the listener to give the views stream
      */
     public StreamListener around(StreamListener listener) {
-        return new StreamListener() {
+        return new ForwardingStreamListener(listener) {
             @Override
             public void onChange(String collection, SourceChange change) {
-                listener.onChange(collection, change);
+                super.onChange(collection, change);
                 heard(change);
             }
 
             @Override
             public void onOpened(String collection, boolean resumed, boolean reopened, Checkpoint from) {
-                listener.onOpened(collection, resumed, reopened, from);
+                super.onOpened(collection, resumed, reopened, from);
                 if (reopened) {
                     // Events may have gone by unheard: every followed view is read again
                     tracked.values().forEach(partitions -> partitions.values().forEach(ViewSubscriptions.this::refresh));
                 }
-            }
-
-            @Override
-            public void onEnded(String collection, String reason, boolean historyLost) {
-                listener.onEnded(collection, reason, historyLost);
-            }
-
-            @Override
-            public Checkpoint checkpointAt(String collection, BsonDocument token) {
-                return listener.checkpointAt(collection, token);
             }
         };
     }
