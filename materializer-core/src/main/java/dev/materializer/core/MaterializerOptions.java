@@ -42,6 +42,10 @@ import org.jspecify.annotations.Nullable;
  * @param partitionLease how long an instance counts as live without a heartbeat; partitions of an
  *     instance silent this long move to the others
  * @param maxConcurrentPasses how many partitions may run passes at once in this instance
+ * @param passBatchSize how many partitions one pass may run together: the waiting key-scoped passes
+ *     of views that share a definition and a target run as one batch (one aggregate, one bulk write of
+ *     rows, one bulk of flips, each flip still that view's own compare-and-set); 1 runs every
+ *     partition alone
  * @param reconcileInterval how often every view this instance owns is re-run and compared with its
  *     stored rows (the reconciler, a safety net that finds and heals drift); zero turns it off
  * @param reconcileMaxPerSecond how many views the reconciler runs per second at most
@@ -60,7 +64,7 @@ import org.jspecify.annotations.Nullable;
 public record MaterializerOptions(String viewsCollection, String partitionField, String statusField,
         String checkpointsCollection, Duration debounce, Duration rewatch, Duration maxBackoff, Duration maxTime,
         int maxRows, int maxTransactionRows, Duration generationGrace, Duration passLease, Duration partitionLease,
-        int maxConcurrentPasses, Duration reconcileInterval, double reconcileMaxPerSecond, boolean enablePreImages,
+        int maxConcurrentPasses, int passBatchSize, Duration reconcileInterval, double reconcileMaxPerSecond, boolean enablePreImages,
         Map<String, PartitionMapping> storageSources, TargetIdStrategy targetId,
         String instanceId, @Nullable EngineClock clock, MaterializerListener listener) {
 
@@ -107,6 +111,16 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
     public static final int DEFAULT_MAX_CONCURRENT_PASSES = 4;
 
     /**
+     * Default {@code passBatchSize}: large enough that a burst over thousands of tenants costs tens of
+     * batches, small enough that one batch's aggregate (a branch per partition) and its bulk writes
+     * stay small.
+     */
+    public static final int DEFAULT_PASS_BATCH_SIZE = 50;
+
+    /** The largest {@code passBatchSize}. */
+    public static final int MAX_PASS_BATCH_SIZE = 500;
+
+    /**
      * Default {@code reconcileInterval}: on, and long. The reconciler is the evidence that views
      * equal their pipelines and the repair when they do not; an in-sync view costs its pipeline and
      * one read of its stored hashes, and writes no row, so a round every six hours is cheap.
@@ -147,6 +161,7 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         requireRange("passLease", passLease, Duration.ofSeconds(1), Duration.ofHours(24));
         requireRange("partitionLease", partitionLease, Duration.ofSeconds(1), Duration.ofHours(1));
         requireRange("maxConcurrentPasses", maxConcurrentPasses, 1, 256);
+        requireRange("passBatchSize", passBatchSize, 1, MAX_PASS_BATCH_SIZE);
         requireRange("reconcileInterval", reconcileInterval, Duration.ZERO, Duration.ofDays(30));
         if (!(reconcileMaxPerSecond >= 0.01 && reconcileMaxPerSecond <= 1000)) {
             throw new IllegalArgumentException("reconcileMaxPerSecond must be between 0.01 and 1000, was "
@@ -192,6 +207,7 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         builder.passLease = passLease;
         builder.partitionLease = partitionLease;
         builder.maxConcurrentPasses = maxConcurrentPasses;
+        builder.passBatchSize = passBatchSize;
         builder.reconcileInterval = reconcileInterval;
         builder.reconcileMaxPerSecond = reconcileMaxPerSecond;
         builder.enablePreImages = enablePreImages;
@@ -264,6 +280,8 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         private Duration partitionLease = DEFAULT_PARTITION_LEASE;
 
         private int maxConcurrentPasses = DEFAULT_MAX_CONCURRENT_PASSES;
+
+        private int passBatchSize = DEFAULT_PASS_BATCH_SIZE;
 
         private Duration reconcileInterval = DEFAULT_RECONCILE_INTERVAL;
 
@@ -392,6 +410,16 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         }
 
         /**
+         * @param value how many partitions one pass may run together (key-scoped passes of views of one
+         *     definition and target); 1 runs every partition alone
+         * @return this builder
+         */
+        public Builder passBatchSize(int value) {
+            this.passBatchSize = value;
+            return this;
+        }
+
+        /**
          * @param value how often every owned view is re-run and compared with its rows; zero turns the
          *     reconciler off
          * @return this builder
@@ -450,7 +478,7 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         public MaterializerOptions build() {
             return new MaterializerOptions(viewsCollection, partitionField, statusField, checkpointsCollection,
                     debounce, rewatch, maxBackoff, maxTime, maxRows, maxTransactionRows, generationGrace, passLease,
-                    partitionLease, maxConcurrentPasses, reconcileInterval, reconcileMaxPerSecond, enablePreImages,
+                    partitionLease, maxConcurrentPasses, passBatchSize, reconcileInterval, reconcileMaxPerSecond, enablePreImages,
                     storageSources,
                     targetId, instanceId, clock, listener);
         }

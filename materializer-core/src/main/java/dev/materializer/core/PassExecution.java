@@ -2,7 +2,9 @@ package dev.materializer.core;
 
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,6 +24,8 @@ import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewKey;
 import dev.materializer.core.view.ViewState;
 import dev.materializer.core.view.ViewStatus;
+import dev.materializer.core.write.BatchMember;
+import dev.materializer.core.write.BatchRun;
 import dev.materializer.core.write.LostStatus;
 import dev.materializer.core.write.PassStatus;
 import dev.materializer.core.write.StatusStore;
@@ -84,10 +88,16 @@ final class PassExecution implements PassScheduler.PassRunner {
 
     private final HeardChanges heard;
 
+    /** The most partitions one pass runs together; 1 runs every partition alone. */
+    private final int batchSize;
+
+    private final BatchSelection batching;
+
     PassExecution(ViewRegistry registry, StatusStore status, LostStatus lostStatus, EngineClock clock,
             MaterializerListener listener, MaterializerOptions options, Predicate<String> owns, Sweeps sweeps,
             BooleanSupplier stopping, HeardChanges heard) {
         this.heard = heard;
+        this.batchSize = options.passBatchSize();
         this.owns = owns;
         this.stopping = stopping;
         this.lostStatus = lostStatus;
@@ -98,6 +108,7 @@ final class PassExecution implements PassScheduler.PassRunner {
         this.options = options;
         this.sweeps = sweeps;
         this.claims = new TargetClaims(registry, status);
+        this.batching = new BatchSelection(registry, claims, this::readsViewTargets);
     }
 
     /** The writer, chosen once the deployment's capabilities are known. */
@@ -129,6 +140,132 @@ final class PassExecution implements PassScheduler.PassRunner {
             return PassScheduler.Ran.elsewhere();
         }
         return PassScheduler.Ran.here(runOwned(partition, dirty));
+    }
+
+    /**
+     * Runs the pass, and with it the waiting passes of other partitions whose marks name only views
+     * of the definitions this pass has key-scoped work for ({@link BatchSelection}): their key-scoped
+     * passes run in one batch per definition and target ({@link ViewRunner#runBatch}), then every
+     * partition runs what is left of its pass — the views handed back, those downstream of a view that
+     * changed — in dependency order, as a pass of its own would. Each partition's outcome is its own.
+     */
+    @Override
+    public Map<String, PassScheduler.Ran> runWith(String partition, DirtySources dirty,
+            PassScheduler.Companions companions) {
+        ViewRunner current = runner;
+        if (batchSize < 2 || current == null || !owns.test(partition)) {
+            return Map.of(partition, run(partition, dirty));
+        }
+        Set<String> definitions = batching.definitionsOf(partition, dirty);
+        if (definitions.isEmpty()) {
+            return Map.of(partition, run(partition, dirty));
+        }
+        Map<String, DirtySources> others = companions.take(batchSize - 1,
+                (other, marks) -> owns.test(other) && batching.onlyOf(other, marks, definitions));
+        if (others.isEmpty()) {
+            return Map.of(partition, run(partition, dirty));
+        }
+        Map<String, DirtySources> batch = new LinkedHashMap<>();
+        batch.put(partition, dirty);
+        batch.putAll(others);
+        return runBatch(current, batch);
+    }
+
+    private Map<String, PassScheduler.Ran> runBatch(ViewRunner current, Map<String, DirtySources> batch) {
+        Map<String, PassScheduler.Ran> ran = new HashMap<>();
+        Map<String, DirtySources> retriesOf = new HashMap<>();
+        BsonTimestamp newest = null;
+        for (Map.Entry<String, DirtySources> entry : batch.entrySet()) {
+            if (!owns.test(entry.getKey())) {
+                ran.put(entry.getKey(), PassScheduler.Ran.elsewhere());
+                continue;
+            }
+            retriesOf.put(entry.getKey(), new DirtySources());
+            BsonTimestamp time = entry.getValue().clusterTime();
+            if (time != null && (newest == null || time.compareTo(newest) > 0)) {
+                newest = time;
+            }
+        }
+        if (newest != null) {
+            try {
+                current.awaitClusterTime(newest);
+            }
+            catch (MongoException ex) {
+                log.warn("A batch of {} partitions could not read at the time of its changes ({}); they run again in {}",
+                        retriesOf.size(), ex.getMessage(), Durations.text(options.rewatch()));
+                retriesOf.keySet().forEach(partition -> ran.put(partition, PassScheduler.Ran.here(batch.get(partition))));
+                return ran;
+            }
+        }
+        Set<ViewKey> done = new HashSet<>();
+        Map<String, List<Batched>> groups = new LinkedHashMap<>();
+        for (String partition : retriesOf.keySet()) {
+            DirtySources dirty = batch.get(partition);
+            for (ViewDefinition view : batching.batchable(partition, dirty)) {
+                PassPlanner.Plan plan = plan(current, view, dirty);
+                if (plan.scope() != null) {
+                    PassStatus note = new PassStatus(clock.now(), covered(view, dirty, retriesOf.get(partition)),
+                            targetsRead(view));
+                    groups.computeIfAbsent(view.fingerprint() + "\0" + view.targetCollection(), key -> new ArrayList<>())
+                        .add(new Batched(new BatchMember(view, plan.scope(), note), dirty, retriesOf.get(partition)));
+                }
+            }
+        }
+        for (List<Batched> group : groups.values()) {
+            if (group.size() > 1) {
+                runGroup(current, group, done);
+            }
+        }
+        for (Map.Entry<String, DirtySources> entry : retriesOf.entrySet()) {
+            String partition = entry.getKey();
+            DirtySources dirty = batch.get(partition);
+            runInOrder(partition, view -> !done.contains(view.key()) && dirty.affects(view.key().id(), view.collections()),
+                    dirty, entry.getValue());
+            ran.put(partition, PassScheduler.Ran.here(entry.getValue()));
+        }
+        return ran;
+    }
+
+    /** One view of a batch: its member, and the marks and retries of its partition's pass. */
+    private record Batched(BatchMember member, DirtySources dirty, DirtySources retries) {
+    }
+
+    /**
+     * Runs one group of a batch and records each view it ran as a pass of its own would; the views
+     * it hands back run alone in their partition's pass after it. A failure of the deployment hands
+     * every view of the group back as a retry.
+     */
+    private void runGroup(ViewRunner current, List<Batched> group, Set<ViewKey> done) {
+        List<BatchMember> members = new ArrayList<>(group.size());
+        group.forEach(batched -> members.add(batched.member()));
+        BatchRun run;
+        try {
+            run = current.runBatch(members);
+        }
+        catch (MongoException ex) {
+            log.warn("A batch of {} views could not run: {}; they run again in {}", group.size(), ex.getMessage(),
+                    Durations.text(options.rewatch()));
+            for (Batched batched : group) {
+                listener.onPassStarted(batched.member().view().key());
+                runAgain(batched.member().view(), batched.dirty(), batched.retries(), ex.getMessage());
+                done.add(batched.member().view().key());
+            }
+            return;
+        }
+        for (Batched batched : group) {
+            ViewDefinition view = batched.member().view();
+            PassReport report = run.reports().get(view.key());
+            if (report != null) {
+                // Told as it ends: a batch has no moment of its own at which each view starts
+                listener.onPassStarted(view.key());
+                PassStatus note = batched.member().note();
+                recordOutcome(view, report, null, note == null ? new PassStatus(clock.now(), Map.of(), List.of()) : note,
+                        batched.dirty(), batched.retries());
+                done.add(view.key());
+            }
+        }
+        log.debug("A batch ran {} of {} views together; {} run alone", run.reports().size(), group.size(),
+                run.handedBack().size());
     }
 
     private DirtySources runOwned(String partition, DirtySources dirty) {
@@ -431,6 +568,18 @@ final class PassExecution implements PassScheduler.PassRunner {
             String error = ex.getClass().getSimpleName() + ": " + ex.getMessage();
             report = new PassReport(key, WriteMode.NONE, PassOutcome.ERRORED, 0, 0, Duration.ZERO, error);
         }
+        return recordOutcome(view, report, fault, note, dirty, retries);
+    }
+
+    /**
+     * Records what a run of a view did — in the registry, its status, the listener — and marks its
+     * target dirty when its rows changed; a view that gave way runs again. The one ending of every
+     * run, alone or in a batch.
+     * @param fault what threw, when the run failed with an error of the engine's own code
+     */
+    private PassReport recordOutcome(ViewDefinition view, PassReport report, @Nullable RuntimeException fault,
+            PassStatus note, DirtySources dirty, DirtySources retries) {
+        ViewKey key = view.key();
         registry.recordPass(key, report, clock.now());
         switch (report.outcome()) {
             case CHANGED, UNCHANGED -> {

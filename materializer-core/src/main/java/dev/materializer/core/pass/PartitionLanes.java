@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -102,6 +103,64 @@ public final class PartitionLanes implements AutoCloseable {
         return task.result;
     }
 
+    /**
+     * Holds a partition's lane for work that runs on the caller's thread (a batched pass running the
+     * views of several partitions): while held, no task of the lane starts; a turn that comes then
+     * waits for the return. Only a lane running nothing, with at most {@code maxQueued} tasks waiting,
+     * can be held, so held work never runs beside other work of the partition, nor ahead of more
+     * than the tasks the caller knows of.
+     * @param partition the partition
+     * @param maxQueued how many tasks may wait in the lane (the pass the caller takes the marks of)
+     * @return the hold, to close once the work ended; null when the lane is busy or closed
+     */
+    public @Nullable Held hold(String partition, int maxQueued) {
+        boolean[] held = new boolean[1];
+        lanes.compute(partition, (key, lane) -> {
+            Lane current = lane == null ? new Lane() : lane;
+            if (!closed && !current.executing && !current.held && current.queue.size() <= maxQueued) {
+                current.held = true;
+                held[0] = true;
+            }
+            return current.queue.isEmpty() && !current.running && !current.held ? null : current;
+        });
+        return held[0] ? new Held(partition) : null;
+    }
+
+    /** A lane held by {@link #hold}; closing it lets the lane's tasks run again. */
+    public final class Held implements AutoCloseable {
+
+        private final String partition;
+
+        private boolean released;
+
+        private Held(String partition) {
+            this.partition = partition;
+        }
+
+        /** The partition whose lane is held. */
+        public String partition() {
+            return partition;
+        }
+
+        @Override
+        public void close() {
+            if (released) {
+                return;
+            }
+            released = true;
+            boolean[] resume = new boolean[1];
+            lanes.computeIfPresent(partition, (key, lane) -> {
+                lane.held = false;
+                resume[0] = lane.turnWaiting;
+                lane.turnWaiting = false;
+                return lane.queue.isEmpty() && !lane.running ? null : lane;
+            });
+            if (resume[0]) {
+                schedule(partition);
+            }
+        }
+    }
+
     private void schedule(String partition) {
         try {
             pool.execute(() -> runNext(partition));
@@ -156,8 +215,18 @@ public final class PartitionLanes implements AutoCloseable {
                 drainInto(lane, dropped);
                 return null;
             }
+            if (lane.held) {
+                // Its turn waits for the hold's end, which schedules it again
+                lane.turnWaiting = true;
+                return lane;
+            }
             next[0] = lane.queue.poll();
-            return next[0] == null ? null : lane;
+            if (next[0] == null) {
+                lane.running = false;
+                return null;
+            }
+            lane.executing = true;
+            return lane;
         });
         if (!dropped.isEmpty()) {
             endClosed(dropped);
@@ -171,6 +240,12 @@ public final class PartitionLanes implements AutoCloseable {
         }
         catch (RuntimeException ex) {
             log.error("A task of partition {} failed", partition, ex);
+        }
+        finally {
+            lanes.computeIfPresent(partition, (key, lane) -> {
+                lane.executing = false;
+                return lane;
+            });
         }
         schedule(partition);
     }
@@ -270,6 +345,16 @@ public final class PartitionLanes implements AutoCloseable {
 
         private final Queue<Task<?>> queue = new ArrayDeque<>();
 
+        /** A turn of the lane is in the pool (queued or running): set by a submit, cleared by the turn that finds nothing. */
         private boolean running;
+
+        /** A task of the lane runs now. */
+        private boolean executing;
+
+        /** Held by {@link Held}: no task starts until it is let go. */
+        private boolean held;
+
+        /** A turn came while held: the hold's end schedules it. */
+        private boolean turnWaiting;
     }
 }

@@ -63,6 +63,42 @@ public final class PassScheduler {
         default Ran run(String partition, DirtySources dirty) {
             return Ran.here(runPass(partition, dirty));
         }
+
+        /**
+         * Runs the pass, and may run the waiting passes of other partitions with it (a batch),
+         * taking their marks from the companions. By default it runs its own partition only.
+         * @param partition the partition
+         * @param dirty what changed since its last pass; the runner may add to it
+         * @param companions where the marks of other partitions' waiting passes are taken from
+         * @return per partition run — its own and every one whose marks it took — whether it ran
+         *     and what must run again; a partition taken and missing here runs all its marks again
+         */
+        default Map<String, Ran> runWith(String partition, DirtySources dirty, Companions companions) {
+            return Map.of(partition, run(partition, dirty));
+        }
+    }
+
+    /**
+     * The waiting passes of other partitions a pass may take with it. Taking one takes its marks as its
+     * own pass would (they stay pending for the checkpoints, as "taken") and holds its lane, so no
+     * other work of that partition runs until the pass that took it ends; what that pass hands back,
+     * or all of it when the pass throws, goes back dirty before the marks are let go — the rules of
+     * every pass.
+     */
+    public interface Companions {
+
+        /** Takes nothing: a pass alone. */
+        Companions NONE = (max, accepts) -> Map.of();
+
+        /**
+         * Takes the marks of up to {@code max} other partitions whose passes wait in their lanes
+         * (their debounce ran out), whose lanes run nothing else, and whose marks the test accepts.
+         * @param max the most partitions to take
+         * @param accepts given a partition and a copy of its marks, whether to take them; called
+         *     without the scheduler's lock
+         * @return per partition taken, a copy of the marks taken
+         */
+        Map<String, DirtySources> take(int max, java.util.function.BiPredicate<String, DirtySources> accepts);
     }
 
     /**
@@ -366,10 +402,13 @@ public final class PassScheduler {
     private void runTaken(String partition, DirtySources sources, long number) {
         DirtySources again = new DirtySources();
         boolean here = false;
+        TakenCompanions companions = new TakenCompanions(partition);
+        Map<String, Ran> ran = Map.of();
         try {
-            Ran ran = runner.run(partition, sources.copy());
-            again = ran.retries();
-            here = ran.here();
+            ran = runner.runWith(partition, sources.copy(), companions);
+            Ran own = ran.get(partition);
+            again = own == null ? sources : own.retries();
+            here = own != null && own.here();
         }
         catch (RuntimeException ex) {
             log.error("The pass of partition {} failed; it runs again in {}", partition, Durations.text(retryDelay), ex);
@@ -379,7 +418,107 @@ public final class PassScheduler {
             // The retry goes back before the taken marks are let go, so a checkpoint always sees one of them.
             retry(partition, again);
             release(partition, number, here, again);
+            companions.end(ran);
         }
+    }
+
+    /**
+     * The partitions one pass took with it, each with its take's number, its marks and its lane's
+     * hold. Used on the pass's thread only; the scheduler's state it changes is under its lock.
+     */
+    private final class TakenCompanions implements Companions {
+
+        private final String leader;
+
+        private final Map<String, Companion> taken = new java.util.LinkedHashMap<>();
+
+        TakenCompanions(String leader) {
+            this.leader = leader;
+        }
+
+        @Override
+        public Map<String, DirtySources> take(int max, java.util.function.BiPredicate<String, DirtySources> accepts) {
+            Map<String, DirtySources> candidates = new java.util.LinkedHashMap<>();
+            synchronized (PassScheduler.this) {
+                if (!intake) {
+                    return Map.of();
+                }
+                for (String partition : queued) {
+                    if (candidates.size() >= 4 * max) {
+                        break;
+                    }
+                    DirtySources marks = dirty.get(partition);
+                    if (!partition.equals(leader) && marks != null && !PassScheduler.this.taken.containsKey(partition)
+                            && !catchUpsRunning.contains(partition) && !catchUpsWaiting.contains(partition)
+                            && !taken.containsKey(partition)) {
+                        candidates.put(partition, marks.copy());
+                    }
+                }
+            }
+            Map<String, DirtySources> took = new java.util.LinkedHashMap<>();
+            for (Map.Entry<String, DirtySources> candidate : candidates.entrySet()) {
+                if (took.size() >= max) {
+                    break;
+                }
+                String partition = candidate.getKey();
+                if (!accepts.test(partition, candidate.getValue())) {
+                    continue;
+                }
+                // Only a lane that runs nothing, with at most its waiting pass queued
+                PartitionLanes.Held held = lanes.hold(partition, 1);
+                if (held == null) {
+                    continue;
+                }
+                DirtySources marks = takeHeld(partition);
+                if (marks == null) {
+                    held.close();
+                    continue;
+                }
+                taken.put(partition, new Companion(takeNumber(partition), marks, held));
+                took.put(partition, marks.copy());
+            }
+            return took;
+        }
+
+        /** Each partition taken: what its run hands back (everything when it has no outcome) goes back, then its marks and lane are let go. */
+        void end(Map<String, Ran> ran) {
+            for (Map.Entry<String, Companion> entry : taken.entrySet()) {
+                String partition = entry.getKey();
+                Companion companion = entry.getValue();
+                try {
+                    Ran outcome = ran.get(partition);
+                    DirtySources again = outcome == null ? companion.marks() : outcome.retries();
+                    retry(partition, again);
+                    release(partition, companion.number(), outcome != null && outcome.here(), again);
+                }
+                finally {
+                    companion.held().close();
+                }
+            }
+        }
+    }
+
+    /** A partition taken with another's pass: its take's number, the marks taken, its lane's hold. */
+    private record Companion(long number, DirtySources marks, PartitionLanes.Held held) {
+    }
+
+    /**
+     * Takes the marks of a partition whose lane the caller holds, as its waiting pass would; the pass
+     * stays queued (it finds nothing, or what came since). Null when nothing is dirty any more.
+     */
+    private synchronized @Nullable DirtySources takeHeld(String partition) {
+        if (!intake || taken.containsKey(partition)) {
+            return null;
+        }
+        DirtySources sources = dirty.remove(partition);
+        if (sources == null) {
+            return null;
+        }
+        firstMark.remove(partition);
+        taken.put(partition, sources);
+        takes.merge(partition, 1L, Long::sum);
+        log.debug("A batched pass takes the marks of partition {}: {}", partition, sources);
+        return sources;
     }
 
     /** A pass of the partition ended (or found nothing to do): a catch-up's turn ends with it. */

@@ -5,6 +5,7 @@ import java.util.List;
 
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.UpdateOneModel;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.GenerationPlace;
 import dev.materializer.core.view.ViewDefinition;
@@ -68,6 +69,52 @@ final class GenerationFlip {
         BsonDocument update = flipTo(view, start, serverTimeBefore, generation);
         unset(update, views.status("lease"));
         return compareAndSet(null, views.collection(), view, filter, update, note);
+    }
+
+    /**
+     * The flip of a pass in groups as one write of a bulk (a batched pass flips its views in one
+     * command), with the same filter and update as {@link #flip}; the caller tells the note whether
+     * it landed.
+     */
+    UpdateOneModel<BsonDocument> flipModel(ViewDefinition view, ViewStatus start, Instant serverTimeBefore,
+            long generation, String owner, @Nullable PassStatus note) {
+        BsonDocument filter = expecting(view, start.generation(), start.version())
+            .append(views.status("lease.owner"), new BsonString(owner))
+            .append("$expr", views.leaseIsLive());
+        BsonDocument update = flipTo(view, start, serverTimeBefore, generation);
+        unset(update, views.status("lease"));
+        if (note != null) {
+            note.addTo(update, views, view);
+        }
+        return new UpdateOneModel<>(filter, update);
+    }
+
+    /**
+     * The flip made first in a transaction ({@link #flipInTransaction}) as one write of a bulk.
+     */
+    UpdateOneModel<BsonDocument> flipInTransactionModel(ViewDefinition view, ViewStatus start,
+            Instant serverTimeBefore, @Nullable PassStatus note) {
+        long generation = start.attempts() + 1;
+        BsonDocument filter = expecting(view, start.generation(), start.version())
+            .append(views.status(ViewStatus.ATTEMPTS), atCount(start.attempts()))
+            .append("$expr", new BsonDocument("$not", new BsonArray(List.of(views.leaseIsLive()))));
+        BsonDocument update = flipTo(view, start, serverTimeBefore, generation);
+        update.getDocument("$set").append(views.status(ViewStatus.ATTEMPTS), new BsonInt64(generation));
+        if (note != null) {
+            note.addTo(update, views, view);
+        }
+        return new UpdateOneModel<>(filter, update);
+    }
+
+    /** The confirmation of {@link #confirm} as one write of a bulk. */
+    UpdateOneModel<BsonDocument> confirmModel(ViewDefinition view, @Nullable Generation expected, long version,
+            @Nullable PassStatus note) {
+        BsonDocument update = new BsonDocument("$inc", inc())
+            .append("$set", new BsonDocument(views.status(GenerationPlace.FIELD), placeOf(view)));
+        if (note != null) {
+            note.addTo(update, views, view);
+        }
+        return new UpdateOneModel<>(expecting(view, expected, version), update);
     }
 
     /**
@@ -185,7 +232,7 @@ final class GenerationFlip {
     }
 
     /** A count as stored: 0 is also a status written before the count existed, without the field. */
-    private static BsonValue atCount(long count) {
+    static BsonValue atCount(long count) {
         return count == 0 ? new BsonDocument("$in", new BsonArray(List.of(BsonNull.VALUE, new BsonInt64(0))))
                 : new BsonInt64(count);
     }

@@ -1,6 +1,9 @@
 package dev.materializer.core.write;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -8,7 +11,9 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewStatus;
+import org.bson.BsonArray;
 import org.bson.BsonDocument;
+import org.bson.BsonValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -76,6 +81,30 @@ final class GenerationSweeper {
             return 0;
         }
         return sweepAt(view, oldestReadable);
+    }
+
+    /**
+     * {@link #sweepOnce} for the views of a batched pass, in one delete: the views of one target whose
+     * oldest readable generation moved since their last sweep.
+     * @param statuses per view of the target, its status as read at {@code serverNow}
+     */
+    void sweepOnce(String targetCollection, Map<ViewDefinition, ViewStatus> statuses, Instant serverNow) {
+        List<BsonValue> filters = new ArrayList<>();
+        Map<String, Long> swept = new HashMap<>();
+        statuses.forEach((view, status) -> {
+            long oldestReadable = readable.oldestReadable(status, serverNow);
+            Long before = sweptAt.get(placeOf(view));
+            if (oldestReadable > 0 && (before == null || before < oldestReadable)) {
+                filters.add(rows.supersededBy(view.partition(), oldestReadable));
+                swept.put(placeOf(view), oldestReadable);
+            }
+        });
+        if (filters.isEmpty()) {
+            return;
+        }
+        database.getCollection(targetCollection, BsonDocument.class)
+            .deleteMany(filters.size() == 1 ? filters.get(0).asDocument() : new BsonDocument("$or", new BsonArray(filters)));
+        swept.forEach((place, at) -> sweptAt.merge(place, at, Math::max));
     }
 
     private long sweepAt(ViewDefinition view, long oldestReadable) {

@@ -1,6 +1,7 @@
 package dev.materializer.core.write;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -70,18 +71,7 @@ final class ResultReader {
      */
     Cursor open(ViewDefinition view, List<BsonDocument> stages, Map<String, @Nullable Generation> generations)
             throws ViewRunException {
-        List<BsonDocument> pipeline;
-        try {
-            pipeline = new ArrayList<>(guard.scope(stages, view.partition(), view.collections(),
-                    view.primarySource(), generations));
-        }
-        catch (ScopeViolationException ex) {
-            throw new ViewRunException(ex.getMessage());
-        }
-        // Sorted as the stored rows are read, so the two merge without holding either
-        pipeline.add(BY_ID.clone());
-        // One row more than allowed tells a result at the limit from one over it
-        pipeline.add(new BsonDocument("$limit", new BsonInt32(maxRows + 1)));
+        List<BsonDocument> pipeline = guarded(view, stages, generations);
         MongoCursor<BsonDocument> cursor;
         try {
             cursor = database.getCollection(view.primarySource(), BsonDocument.class)
@@ -95,6 +85,51 @@ final class ResultReader {
             throw pipelineFailure(ex);
         }
         return new Cursor(view, cursor);
+    }
+
+    /**
+     * The pipeline a pass of the view runs: the stages under the scope guard, sorted by {@code _id}
+     * as the stored rows are read, and limited to one row past {@code maxRows}.
+     * @throws ViewRunException when the guard refuses the stages
+     */
+    List<BsonDocument> guarded(ViewDefinition view, List<BsonDocument> stages,
+            Map<String, @Nullable Generation> generations) throws ViewRunException {
+        List<BsonDocument> pipeline;
+        try {
+            pipeline = new ArrayList<>(guard.scope(stages, view.partition(), view.collections(),
+                    view.primarySource(), generations));
+        }
+        catch (ScopeViolationException ex) {
+            throw new ViewRunException(ex.getMessage());
+        }
+        // Sorted as the stored rows are read, so the two merge without holding either
+        pipeline.add(BY_ID.clone());
+        // One row more than allowed tells a result at the limit from one over it
+        pipeline.add(new BsonDocument("$limit", new BsonInt32(maxRows + 1)));
+        return pipeline;
+    }
+
+    /**
+     * The rows of a result read already (a batched pass reads the results of many views in one
+     * aggregate), checked and hashed as a cursor's are.
+     * @param rows the documents, in {@code _id} order
+     */
+    Cursor rowsOf(ViewDefinition view, List<BsonDocument> rows) {
+        return new Cursor(view, rows.iterator());
+    }
+
+    /** Runs an aggregate on a collection with the limits of a pass, as {@link #open} does. */
+    List<BsonDocument> aggregate(String collection, List<BsonDocument> pipeline) throws ViewRunException {
+        try {
+            return database.getCollection(collection, BsonDocument.class)
+                .aggregate(pipeline)
+                .allowDiskUse(true)
+                .maxTime(maxTimeMillis, TimeUnit.MILLISECONDS)
+                .into(new ArrayList<>());
+        }
+        catch (MongoException ex) {
+            throw pipelineFailure(ex);
+        }
     }
 
     /** The error of a view whose result has more rows than it may: whole, or grown by a key-scoped pass. */
@@ -111,22 +146,23 @@ final class ResultReader {
     }
 
     /** The rows of one run of a pipeline. Not thread-safe. */
-    final class Cursor implements AutoCloseable {
+    final class Cursor implements AutoCloseable, RowMerge.ResultSide {
 
         private final ViewDefinition view;
 
-        private final MongoCursor<BsonDocument> cursor;
+        private final Iterator<BsonDocument> cursor;
 
         private long count;
 
-        private Cursor(ViewDefinition view, MongoCursor<BsonDocument> cursor) {
+        private Cursor(ViewDefinition view, Iterator<BsonDocument> cursor) {
             this.view = view;
             this.cursor = cursor;
         }
 
         /** The next row, in {@code _id} order, or null at the end of the result. */
+        @Override
         @Nullable
-        ResultRow next() throws ViewRunException {
+        public ResultRow next() throws ViewRunException {
             return hasNext() ? rowOf(cursor.next()) : null;
         }
 
@@ -153,8 +189,11 @@ final class ResultReader {
 
         @Override
         public void close() {
+            if (!(cursor instanceof MongoCursor<BsonDocument> open)) {
+                return;
+            }
             try {
-                cursor.close();
+                open.close();
             }
             catch (MongoException ex) {
                 // The server ends an abandoned cursor on its own.

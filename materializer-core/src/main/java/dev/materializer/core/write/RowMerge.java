@@ -36,9 +36,24 @@ final class RowMerge {
         void onlyStored(StoredRows.Stored stored) throws ViewRunException, PassSupersededException;
     }
 
-    private final ResultReader.Cursor result;
+    /** The result side of a merge, in {@code _id} order. */
+    interface ResultSide {
 
-    private final StoredRows stored;
+        /** The next row, or null after the last. */
+        @Nullable
+        ResultRow next() throws ViewRunException;
+    }
+
+    /** The stored side of a merge, in {@code _viewRow} order. */
+    interface StoredSide {
+
+        /** The next stored version, or null after the last. */
+        StoredRows.@Nullable Stored next();
+    }
+
+    private final ResultSide result;
+
+    private final StoredSide stored;
 
     private final RowHasher hasher;
 
@@ -46,7 +61,7 @@ final class RowMerge {
 
     private StoredRows.@Nullable Stored nextStored;
 
-    RowMerge(ResultReader.Cursor result, StoredRows stored, RowHasher hasher) {
+    RowMerge(ResultSide result, StoredSide stored, RowHasher hasher) {
         this.result = result;
         this.stored = stored;
         this.hasher = hasher;

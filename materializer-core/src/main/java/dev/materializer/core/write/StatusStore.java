@@ -13,6 +13,7 @@ import com.mongodb.client.model.Projections;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.GenerationPlace;
 import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewKey;
 import dev.materializer.core.view.ViewState;
 import dev.materializer.core.view.CoveredTimes;
 import dev.materializer.core.view.ViewStatus;
@@ -250,6 +251,33 @@ public final class StatusStore {
         BsonValue stored = row.get("status");
         return new StatusAtServerTime(statusOf(stored), ServerTime.readNow(Instant.ofEpochMilli(row.getDateTime("now").getValue())),
                 GenerationPlace.of(stored != null && stored.isDocument() ? stored.asDocument() : null));
+    }
+
+    /**
+     * The statuses of several views in one read, with the server's time of it: what a batched pass
+     * starts from. A view whose document is gone is not in the map.
+     */
+    Map<ViewKey, StatusAtServerTime> readAtServerTime(Collection<ViewDefinition> many) {
+        List<BsonValue> filters = new ArrayList<>(many.size());
+        many.forEach(view -> filters.add(views.filter(view)));
+        Map<ViewKey, StatusAtServerTime> read = new HashMap<>();
+        views.collection()
+            .aggregate(List.of(new BsonDocument("$match", new BsonDocument("$or", new BsonArray(filters))),
+                    new BsonDocument("$project", new BsonDocument("_id", new BsonInt32(1))
+                        .append(views.partitionField(), new BsonInt32(1))
+                        .append("status", new BsonString("$" + views.statusField()))
+                        .append("now", new BsonString("$$NOW")))))
+            .forEach(row -> {
+                BsonValue partition = row.get(views.partitionField());
+                if (row.isDateTime("now") && partition != null && partition.isString()) {
+                    BsonValue stored = row.get("status");
+                    read.put(ViewKey.of(partition.asString().getValue(), row.get("_id")),
+                            new StatusAtServerTime(statusOf(stored),
+                                    ServerTime.readNow(Instant.ofEpochMilli(row.getDateTime("now").getValue())),
+                                    GenerationPlace.of(stored != null && stored.isDocument() ? stored.asDocument() : null)));
+                }
+            });
+        return read;
     }
 
     /**

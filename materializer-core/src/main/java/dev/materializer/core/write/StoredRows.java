@@ -1,5 +1,6 @@
 package dev.materializer.core.write;
 
+import java.util.Iterator;
 import java.util.List;
 
 import com.mongodb.MongoException;
@@ -27,14 +28,22 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Not thread-safe: one pass reads it.
  */
-final class StoredRows implements AutoCloseable {
+final class StoredRows implements AutoCloseable, RowMerge.StoredSide {
 
-    private final @Nullable MongoCursor<BsonDocument> cursor;
+    private final @Nullable Iterator<BsonDocument> cursor;
 
     private long read;
 
-    private StoredRows(@Nullable MongoCursor<BsonDocument> cursor) {
+    private StoredRows(@Nullable Iterator<BsonDocument> cursor) {
         this.cursor = cursor;
+    }
+
+    /**
+     * Stored versions read already, in {@code _viewRow} order: a batched pass reads those of many
+     * views in one query and hands each view its own.
+     */
+    static StoredRows of(List<BsonDocument> versions) {
+        return new StoredRows(versions.iterator());
     }
 
     /**
@@ -70,8 +79,9 @@ final class StoredRows implements AutoCloseable {
     }
 
     /** The next stored row, or null after the last. */
+    @Override
     @Nullable
-    Stored next() {
+    public Stored next() {
         if (cursor == null || !cursor.hasNext()) {
             return null;
         }
@@ -91,9 +101,9 @@ final class StoredRows implements AutoCloseable {
 
     @Override
     public void close() {
-        if (cursor != null) {
+        if (cursor instanceof MongoCursor<BsonDocument> open) {
             try {
-                cursor.close();
+                open.close();
             }
             catch (MongoException ex) {
                 // The server ends an abandoned cursor on its own.

@@ -9,6 +9,7 @@ import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.ReturnDocument;
+import com.mongodb.client.model.UpdateOneModel;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewStatus;
@@ -76,6 +77,21 @@ final class ViewLeases {
         }
         BsonValue status = taken.get(views.statusField());
         return ViewStatus.fromBson(status != null && status.isDocument() ? status.asDocument() : null).attempts();
+    }
+
+    /**
+     * The take of {@link #take} as one write of a bulk, for a batched pass: it also expects the count
+     * of attempts the pass started from, so the attempt's number is that count plus one without a
+     * read back (a take that finds the count moved gives way, as one that finds a live lease).
+     */
+    UpdateOneModel<BsonDocument> takeModel(ViewDefinition view, String owner, ViewStatus start,
+            ServerTime serverTime) {
+        BsonDocument filter = flip.expecting(view, start.generation(), start.version())
+            .append(views.status(ViewStatus.ATTEMPTS), GenerationFlip.atCount(start.attempts()))
+            .append("$expr", new BsonDocument("$not", new BsonArray(List.of(views.leaseIsLive()))));
+        BsonDocument lease = new BsonDocument("owner", new BsonString(owner)).append("until", until(serverTime.now()));
+        return new UpdateOneModel<>(filter, new BsonDocument("$set", new BsonDocument(views.status("lease"), lease))
+            .append("$inc", new BsonDocument(views.status(ViewStatus.ATTEMPTS), new BsonInt64(1))));
     }
 
     /**

@@ -64,6 +64,8 @@ public final class ViewRunner {
 
     private final VersionedWriter writer;
 
+    private final BatchedWriter batches;
+
     private final GenerationFlip flip;
 
     /** The client of sessions, where the deployment has them (it has transactions). */
@@ -119,8 +121,10 @@ public final class ViewRunner {
         ViewDocuments views = new ViewDocuments(database, options);
         GenerationFlip flip = new GenerationFlip(views, readable);
         this.flip = flip;
-        this.writer = new VersionedWriter(database, transactionsClient, options, reader, rows, hasher,
-                new ViewLeases(views, options.passLease(), flip), flip);
+        ViewLeases leases = new ViewLeases(views, options.passLease(), flip);
+        this.writer = new VersionedWriter(database, transactionsClient, options, reader, rows, hasher, leases, flip);
+        this.batches = new BatchedWriter(database, transactionsClient, options, statuses, reader, rows, hasher,
+                leases, flip, views, sweeper, afterStartingStatus);
     }
 
     /**
@@ -226,6 +230,43 @@ public final class ViewRunner {
         catch (MongoException ex) {
             // What reached here unclassified (a status read, a lease, a flip, the stored rows) is told apart now.
             return new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started), refusal(ex));
+        }
+    }
+
+    /**
+     * Runs the key-scoped passes of several views of one definition and one target together, each
+     * of another partition, in a fixed number of round trips ({@link BatchedWriter}). Each view's
+     * outcome is its own: its flip is its own compare-and-set, so one that gives way gives way alone.
+     * A view the batch cannot handle exactly as its own pass would is handed back untouched, to run
+     * with {@link #run(ViewDefinition, KeyScope, PassStatus, boolean)}.
+     * @param members the views, with their key scopes and notes; none reads another view's target
+     * @return the reports of the views it ran, and the members handed back
+     * @throws MongoException only when the deployment fails; every member then runs again
+     */
+    public BatchRun runBatch(List<BatchMember> members) {
+        if (members.size() < 2) {
+            return new BatchRun(Map.of(), members);
+        }
+        String target = members.get(0).view().targetCollection();
+        for (BatchMember member : members) {
+            if (!member.view().targetCollection().equals(target)
+                    || !member.view().fingerprint().equals(members.get(0).view().fingerprint())) {
+                throw new IllegalArgumentException("a batch is of one definition and one target: "
+                        + member.view().key() + " is not");
+            }
+        }
+        indexes.ensure(target);
+        try {
+            return batches.write(members);
+        }
+        catch (MongoException ex) {
+            if (MongoFailures.isInfrastructure(ex)) {
+                throw ex;
+            }
+            // A refusal of the batch's own commands: each view alone tells whose it is
+            log.debug("A batch of {} views of {} runs view by view: {}", members.size(), target,
+                    MongoFailures.messageOf(ex));
+            return new BatchRun(Map.of(), members);
         }
     }
 

@@ -1,0 +1,92 @@
+package dev.materializer.core;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+
+import dev.materializer.core.incremental.ViewShape;
+import dev.materializer.core.pass.DirtySources;
+import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewState;
+
+/**
+ * Which marked views may run in a batch with the views of other partitions: a key-scoped pass of a
+ * view that is {@code ok}, keyed, reads no other view's target, and whose partition has no contested
+ * target and no handover to judge. Anything else — an errored view (only a whole pass tells whether
+ * it still is), a mark without keys, a view over a view, a shared target — runs in its partition's
+ * own pass, as before. A batch changes how many commands the views cost, never which views run.
+ *
+ * <p>Threads: the lanes' pool threads; reads the registry (synchronized) only.
+ */
+final class BatchSelection {
+
+    private final ViewRegistry registry;
+
+    private final TargetClaims claims;
+
+    private final Predicate<ViewDefinition> readsViewTargets;
+
+    BatchSelection(ViewRegistry registry, TargetClaims claims, Predicate<ViewDefinition> readsViewTargets) {
+        this.registry = registry;
+        this.claims = claims;
+        this.readsViewTargets = readsViewTargets;
+    }
+
+    /** The fingerprints of the views of a partition its marks let run in a batch; empty when none. */
+    Set<String> definitionsOf(String partition, DirtySources marks) {
+        Set<String> definitions = new HashSet<>();
+        batchable(partition, marks).forEach(view -> definitions.add(view.fingerprint()));
+        return definitions;
+    }
+
+    /**
+     * Whether every view the marks of a partition affect may run in a batch and is of one of the
+     * definitions given: only then is the partition taken into another's pass, so what it runs
+     * besides the batch is at most its downstream views.
+     */
+    boolean onlyOf(String partition, DirtySources marks, Set<String> definitions) {
+        if (marks.handover() || marks.everything()) {
+            return false;
+        }
+        List<ViewDefinition> affected = new ArrayList<>();
+        for (ViewDefinition view : registry.views(partition)) {
+            if (marks.affects(view.key().id(), view.collections())) {
+                affected.add(view);
+            }
+        }
+        List<ViewDefinition> batchable = batchable(partition, marks);
+        return !affected.isEmpty() && batchable.size() == affected.size()
+                && batchable.stream().allMatch(view -> definitions.contains(view.fingerprint()));
+    }
+
+    /** The views of a partition its marks affect that may run in a batch. */
+    List<ViewDefinition> batchable(String partition, DirtySources marks) {
+        if (marks.handover() || marks.everything()) {
+            return List.of();
+        }
+        List<ViewDefinition> views = registry.views(partition);
+        if (!claims.contested(partition, views).isEmpty()) {
+            return List.of();
+        }
+        List<ViewDefinition> batchable = new ArrayList<>();
+        for (ViewDefinition view : views) {
+            if (marks.affects(view.key().id(), view.collections()) && mayBatch(view, marks)) {
+                batchable.add(view);
+            }
+        }
+        return batchable;
+    }
+
+    private boolean mayBatch(ViewDefinition view, DirtySources marks) {
+        if (registry.find(view.partition(), view.key().id()) != view || registry.isBlocked(view.key())
+                || registry.state(view.key()) != ViewState.OK) {
+            return false;
+        }
+        ViewShape shape = registry.shape(view.key());
+        return shape != null && shape.isIncremental()
+                && !marks.keysOf(view.key().id(), view.collections()).needsFullPass()
+                && !readsViewTargets.test(view);
+    }
+}

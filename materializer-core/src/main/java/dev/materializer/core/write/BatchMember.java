@@ -1,0 +1,16 @@
+package dev.materializer.core.write;
+
+import dev.materializer.core.view.ViewDefinition;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One view of a batched pass: the view, the keys its pass recomputes, and what its status says
+ * once the pass ends ok.
+ *
+ * @param view the view
+ * @param scope the keys to recompute: a batch runs key-scoped passes only
+ * @param note what the status says once the pass ends ok, sent with its flip or confirmation; null to
+ *     write the result only
+ */
+public record BatchMember(ViewDefinition view, KeyScope scope, @Nullable PassStatus note) {
+}

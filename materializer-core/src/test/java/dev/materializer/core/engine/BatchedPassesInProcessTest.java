@@ -1,0 +1,106 @@
+package dev.materializer.core.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import com.mongodb.MongoClientSettings;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.event.CommandListener;
+import com.mongodb.event.CommandStartedEvent;
+import dev.materializer.core.EngineProbe;
+import dev.materializer.core.PassOutcome;
+import dev.materializer.core.PassScope;
+import dev.materializer.core.time.ManualClock;
+import dev.materializer.testing.MongoKind;
+import dev.materializer.testing.MongoTest;
+import dev.materializer.testing.TestMongo;
+import org.bson.Document;
+import org.junit.jupiter.api.Test;
+
+import static dev.materializer.core.engine.MaterializerScenarios.REVENUE;
+import static dev.materializer.core.engine.MaterializerScenarios.order;
+import static dev.materializer.core.engine.MaterializerScenarios.row;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A burst of one insert in each of many tenants that share a definition: their passes run in
+ * batches, so the burst costs a few commands per batch rather than about seven per tenant, and every
+ * tenant's view ends right. The same burst with batching off is the figure it is measured against.
+ */
+@MongoTest(MongoKind.IN_PROCESS)
+class BatchedPassesInProcessTest {
+
+    private static final int TENANTS = 40;
+
+    @Test
+    void aBurstAcrossTenantsRunsInBatchesAndEveryViewEndsRight(TestMongo mongo) {
+        long batched = burst(mongo, 50);
+        long alone = burstAgain(mongo);
+
+        assertThat(batched).as("commands of the burst's passes, batched (alone: %d)", alone).isLessThan(alone / 2);
+    }
+
+    /** The burst with batching off, in a fresh database of the same server: the figure before. */
+    private static long burstAgain(TestMongo mongo) {
+        TestMongo other = new TestMongo(mongo.kind(), mongo.connectionString(), mongo.client(),
+                mongo.client().getDatabase(mongo.database().getName() + "_alone"), mongo.capabilities());
+        try {
+            return burst(other, 1);
+        }
+        finally {
+            other.database().drop();
+        }
+    }
+
+    /** Runs the burst with a batch size and returns the commands the passes sent. */
+    private static long burst(TestMongo mongo, int batchSize) {
+        AtomicLong commands = new AtomicLong();
+        CommandListener counting = new CommandListener() {
+            @Override
+            public void commandStarted(CommandStartedEvent event) {
+                if (Thread.currentThread().getName().startsWith("materializer-pass")) {
+                    commands.incrementAndGet();
+                }
+            }
+        };
+        MongoClient client = MongoClients.create(MongoClientSettings.builder()
+            .applyConnectionString(mongo.connectionString()).addCommandListener(counting).build());
+        try (client; EngineFixture f = new EngineFixture(mongo, client, new ManualClock(),
+                builder -> builder.passBatchSize(batchSize))) {
+            List<Document> orders = new ArrayList<>();
+            for (int tenant = 0; tenant < TENANTS; tenant++) {
+                orders.add(order("o-" + tenant, "t" + tenant, "apple", 1, 2));
+                orders.add(order("p-" + tenant, "t" + tenant, "pear", 1, 3));
+                f.defineView("revenue-t" + tenant, "t" + tenant, List.of("orders"), "revenue", REVENUE);
+            }
+            f.collection("orders").insertMany(orders);
+            f.start();
+            f.events.clear();
+            commands.set(0);
+
+            List<Document> burst = new ArrayList<>();
+            for (int tenant = 0; tenant < TENANTS; tenant++) {
+                burst.add(order("q-" + tenant, "t" + tenant, "apple", 1, 2));
+            }
+            f.collection("orders").insertMany(burst);
+            long written = System.nanoTime();
+            // Every tenant marked before the debounce runs out, as in a burst
+            await().atMost(RecordingListener.WAIT).until(() -> EngineProbe.quiescence(f.engine, written)
+                .streamsBehind().isEmpty() && EngineProbe.quiescence(f.engine, written).backlog().dirty().size() == TENANTS);
+            f.settle();
+
+            assertThat(f.events.passes).hasSize(TENANTS);
+            assertThat(f.events.passes).extracting(report -> report.outcome()).containsOnly(PassOutcome.CHANGED);
+            assertThat(f.events.passes).extracting(report -> report.scope()).containsOnly(PassScope.KEYS);
+            for (int tenant = 0; tenant < TENANTS; tenant++) {
+                assertThat(f.rows("revenue-t" + tenant, "revenue")).as("tenant %d", tenant)
+                    .containsExactly(row("apple", "revenue", 4), row("pear", "revenue", 3));
+                assertThat(f.status("revenue-t" + tenant).getString("state")).isEqualTo("ok");
+            }
+            return commands.get();
+        }
+    }
+}
