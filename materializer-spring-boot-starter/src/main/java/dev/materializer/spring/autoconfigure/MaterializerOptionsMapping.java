@@ -68,6 +68,7 @@ final class MaterializerOptionsMapping {
         map.from(p::getPassLease).to(builder::passLease);
         map.from(p::getPartitionLease).to(builder::partitionLease);
         map.from(p::getMaxConcurrentPasses).to(builder::maxConcurrentPasses);
+        map.from(p::getPassBatchSize).to(builder::passBatchSize);
         map.from(p::isEnablePreImages).to(builder::enablePreImages);
         map.from(p.getReconcile()::getInterval).to(builder::reconcileInterval);
         map.from(p.getReconcile()::getMaxPerSecond).to(builder::reconcileMaxPerSecond);
@@ -200,6 +201,7 @@ final class MaterializerOptionsMapping {
         add(properties, "passLease", "pass-lease", MaterializerProperties::getPassLease);
         add(properties, "partitionLease", "partition-lease", MaterializerProperties::getPartitionLease);
         add(properties, "maxConcurrentPasses", "max-concurrent-passes", MaterializerProperties::getMaxConcurrentPasses);
+        add(properties, "passBatchSize", "pass-batch-size", MaterializerProperties::getPassBatchSize);
         add(properties, "enablePreImages", "enable-pre-images", MaterializerProperties::isEnablePreImages);
         add(properties, "reconcileInterval", "reconcile.interval", p -> p.getReconcile().getInterval());
         add(properties, "reconcileMaxPerSecond", "reconcile.max-per-second", p -> p.getReconcile().getMaxPerSecond());

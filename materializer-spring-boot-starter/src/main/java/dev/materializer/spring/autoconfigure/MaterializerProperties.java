@@ -108,6 +108,13 @@ public class MaterializerProperties {
     private int maxConcurrentPasses = 4;
 
     /**
+     * How many partitions one pass may run together: the waiting key-scoped passes of views that
+     * share a definition and a target run as one batch (one aggregate, one bulk write of rows, one bulk
+     * of flips, each flip still that view's own). 1 runs every partition alone.
+     */
+    private int passBatchSize = 50;
+
+    /**
      * Whether the engine turns on change stream pre-images (collMod changeStreamPreAndPostImages,
      * MongoDB 6.0+) on the sources of key-scoped views that need a document's key before a change,
      * so a key that moves and a delete recompute only their keys instead of the whole view. Changes
@@ -287,6 +294,14 @@ public class MaterializerProperties {
 
     public void setMaxConcurrentPasses(int maxConcurrentPasses) {
         this.maxConcurrentPasses = maxConcurrentPasses;
+    }
+
+    public int getPassBatchSize() {
+        return this.passBatchSize;
+    }
+
+    public void setPassBatchSize(int passBatchSize) {
+        this.passBatchSize = passBatchSize;
     }
 
     public boolean isEnablePreImages() {

@@ -58,6 +58,7 @@ class MaterializerPropertiesTests {
         assertThat(properties.getPassLease()).isEqualTo(core.passLease());
         assertThat(properties.getPartitionLease()).isEqualTo(core.partitionLease());
         assertThat(properties.getMaxConcurrentPasses()).isEqualTo(core.maxConcurrentPasses());
+        assertThat(properties.getPassBatchSize()).isEqualTo(core.passBatchSize());
         assertThat(properties.isEnablePreImages()).as("the users' collections are theirs").isEqualTo(core.enablePreImages())
             .isFalse();
         assertThat(properties.getStorageSources()).isEmpty();
@@ -85,7 +86,7 @@ class MaterializerPropertiesTests {
                     "materializer.debounce=250ms", "materializer.rewatch=2s", "materializer.max-backoff=1m",
                     "materializer.max-time=45s", "materializer.max-rows=5000", "materializer.max-transaction-rows=50",
                     "materializer.generation-grace=2m", "materializer.pass-lease=90s", "materializer.partition-lease=20s",
-                    "materializer.max-concurrent-passes=8", "materializer.instance-id=node-1",
+                    "materializer.max-concurrent-passes=8", "materializer.pass-batch-size=20", "materializer.instance-id=node-1",
                     "materializer.enable-pre-images=true",
                     "materializer.storage-sources.orders=identity", "materializer.shutdown-timeout=5s",
                     "materializer.reconcile.interval=30m", "materializer.reconcile.max-per-second=0.5")
@@ -105,6 +106,7 @@ class MaterializerPropertiesTests {
                 assertThat(options.passLease()).isEqualTo(Duration.ofSeconds(90));
                 assertThat(options.partitionLease()).isEqualTo(Duration.ofSeconds(20));
                 assertThat(options.maxConcurrentPasses()).isEqualTo(8);
+                assertThat(options.passBatchSize()).isEqualTo(20);
                 assertThat(options.enablePreImages()).isTrue();
                 assertThat(options.instanceId()).isEqualTo("node-1");
                 assertThat(options.storageSources()).containsOnlyKeys("orders");
@@ -132,6 +134,7 @@ class MaterializerPropertiesTests {
             materializer.max-rows               | 0        | materializer.max-rows must be between 1 and 10000000, was 0
             materializer.max-transaction-rows   | -1       | materializer.max-transaction-rows must be between 0 and 10000000, was -1
             materializer.max-concurrent-passes  | 0        | materializer.max-concurrent-passes must be between 1 and 256, was 0
+            materializer.pass-batch-size        | 501      | materializer.pass-batch-size must be between 1 and 500, was 501
             materializer.debounce               | 2h       | materializer.debounce must be between 0s and 1h, was 2h
             materializer.rewatch                | 0s       | materializer.rewatch must be between 1ms and 1h, was 0s
             materializer.max-backoff            | 100ms    | materializer.max-backoff must be between 1s and 1h, was 100ms
