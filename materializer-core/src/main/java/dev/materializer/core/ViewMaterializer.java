@@ -153,7 +153,8 @@ public final class ViewMaterializer implements Materializer {
                 options.partitionLease(), registry::partitions, this::catchUp);
         this.status = new StatusStore(this.database, EngineSettings.write(options));
         this.passes = new PassExecution(registry, status, new LostStatus(this.database, EngineSettings.write(options)), clock, listener, options,
-                ownership::owns, this::sweepAfter,
+                ownership::owns, new GraceSweeps(clock, lanes, registry, () -> runner,
+                        () -> state == EngineState.RUNNING)::after,
                 () -> state == EngineState.STOPPING || state == EngineState.STOPPED, heard);
         this.scheduler = new PassScheduler(clock, options.debounce(), maxDelay(options.debounce()), options.rewatch(),
                 options.maxConcurrentPasses(), lanes, passes);
@@ -283,20 +284,6 @@ public final class ViewMaterializer implements Materializer {
      */
     private void catchUp(java.util.Set<String> partitions) {
         partitions.forEach(scheduler::markHandover);
-    }
-
-    private void sweepAfter(Duration delay, ViewDefinition view) {
-        clock.schedule(delay, () -> {
-            ViewRunner current = runner;
-            if (current == null || state != EngineState.RUNNING
-                    || registry.find(view.partition(), view.key().id()) != view) {
-                return;
-            }
-            lanes.submit(view.partition(), () -> {
-                current.sweep(view);
-                return null;
-            });
-        });
     }
 
     @Override

@@ -143,6 +143,9 @@ final class BatchedWriter {
             return new BatchRun(reports, handedBack);
         }
         merged = withinMaxRows(merged, handedBack);
+        for (Member member : merged) {
+            member.batch = merged.size();
+        }
         List<Member> unchanged = new ArrayList<>();
         List<Member> changed = new ArrayList<>();
         int changes = 0;
@@ -525,9 +528,10 @@ final class BatchedWriter {
     }
 
     private static PassReport report(Member member, PassOutcome outcome, WriteMode mode, long started) {
+        // The note says it ran in a batch: the endpoint shows it with the view's last pass
         return new PassReport(member.view().key(), mode, outcome, member.rowsWritten, member.rowsRemoved,
                 Duration.ofNanos(System.nanoTime() - started), null)
-            .scoped(PassScope.KEYS, member.asked.scope().description());
+            .scoped(PassScope.KEYS, member.asked.scope().description() + ", in a batch of " + member.batch + " views");
     }
 
     private static PassReport gaveWay(Member member, String why, long started) {
@@ -563,6 +567,9 @@ final class BatchedWriter {
         private long rowsAdded;
 
         private boolean verified;
+
+        /** How many views the batch ran together, for the report. */
+        private int batch;
 
         Member(BatchMember asked, ViewStatus start, ServerTime serverTime) {
             this.asked = asked;

@@ -1,6 +1,8 @@
 package dev.materializer.core.write;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -17,6 +19,7 @@ import dev.materializer.core.hash.RowHasher;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.view.ViewStatus;
 import org.bson.BsonValue;
 import org.bson.BsonDocument;
 import org.jspecify.annotations.Nullable;
@@ -376,6 +379,31 @@ public final class ViewRunner {
         if (status != null) {
             sweeper.sweep(view, status.status(), status.serverNow());
         }
+    }
+
+    /**
+     * Removes the generations no longer needed of several views at once (the sweeps after the flips
+     * of a burst): one read of their statuses and one delete per target.
+     * @param views the views
+     * @throws MongoException when the deployment fails
+     */
+    public void sweep(List<ViewDefinition> views) {
+        Map<ViewKey, StatusStore.StatusAtServerTime> read = statuses.readAtServerTime(views);
+        Map<String, Map<ViewDefinition, ViewStatus>> byTarget = new LinkedHashMap<>();
+        Instant serverNow = null;
+        for (ViewDefinition view : views) {
+            StatusStore.StatusAtServerTime status = read.get(view.key());
+            if (status != null) {
+                serverNow = serverNow == null ? status.serverNow() : serverNow;
+                byTarget.computeIfAbsent(view.targetCollection(), key -> new LinkedHashMap<>())
+                    .put(view, status.status());
+            }
+        }
+        if (serverNow == null) {
+            return;
+        }
+        Instant now = serverNow;
+        byTarget.forEach((target, statusesOfTarget) -> sweeper.sweepOnce(target, statusesOfTarget, now));
     }
 
     /**
