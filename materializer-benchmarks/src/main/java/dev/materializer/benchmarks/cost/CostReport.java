@@ -248,7 +248,7 @@ public final class CostReport {
             progress.printf("           loaded in %.1f s; starting the engine%n", loadSeconds);
             start = run.start();
             progress.printf("           %s in %.1f s: %s%n", !start.running() ? "NOT RUNNING"
-                    : start.settled() ? "settled" : "DID NOT SETTLE", start.seconds(), String.join(", ", start.states()));
+                    : start.settled() ? "settled" : "DID NOT SETTLE", start.seconds(), start.described());
             if (!start.running()) {
                 return new Result(scenario, loadSeconds, start, samples, "the engine did not say it runs within "
                         + EngineRun.WAIT.toMinutes() + " min");

@@ -249,7 +249,7 @@ final class CostTable {
                 out.printf("- %s: sources written in %.1f s; the engine %s in %.1f s (%s).%n", result.scenario().name(),
                         result.loadSeconds(), !result.start().running() ? "did not say it runs"
                                 : result.start().settled() ? "started and settled" : "started but did NOT settle",
-                        result.start().seconds(), String.join(", ", result.start().states()));
+                        result.start().seconds(), result.start().described());
             }
         }
     }

@@ -228,8 +228,10 @@ final class Figures {
                 }
             });
             if (!sent.isEmpty()) {
+                List<String> names = new ArrayList<>();
+                sent.forEach((name, count) -> names.add(name + " " + n(count)));
                 parts.add(String.format("`%s` %s (%s)", entry.getKey(), n(CommandCounter.total(sent)),
-                        CommandCounter.describe(sent)));
+                        String.join(", ", names)));
             }
         }
         return parts.isEmpty() ? "none" : String.join(" · ", parts);

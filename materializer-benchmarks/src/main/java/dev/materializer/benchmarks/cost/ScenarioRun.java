@@ -101,6 +101,20 @@ final class ScenarioRun implements AutoCloseable {
      * @param states every view's partition, id and state
      */
     record Start(boolean running, boolean settled, double seconds, List<String> states) {
+
+        private static final int LISTED = 10;
+
+        /** Every view's state, or, past {@value #LISTED} views, how many are ok and the others by name. */
+        String described() {
+            if (states.size() <= LISTED) {
+                return String.join(", ", states);
+            }
+            String ok = " " + ViewState.OK.value();
+            List<String> others = states.stream().filter(state -> !state.endsWith(ok)).toList();
+            return String.format("%,d views, %,d of them ok%s", states.size(), states.size() - others.size(),
+                    others.isEmpty() ? "" : "; " + String.join(", ", others.subList(0, Math.min(LISTED, others.size())))
+                            + (others.size() > LISTED ? ", …" : ""));
+        }
     }
 
     /**
