@@ -3,6 +3,7 @@ package dev.materializer.benchmarks.cost;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -23,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * ./mvnw -pl materializer-benchmarks -am -DskipTests package
  * java -cp materializer-benchmarks/target/benchmarks.jar dev.materializer.benchmarks.cost.CostReport \
- *     [--quick] [--sizes 1000,10000,100000] [--group-docs 1000000] [--repeats 3] [--label "now (main @ abc1234)"]
+ *     [--quick] [--sizes 1000,10000,100000] [--group-docs 1000000] [--burst-tenants 100,1000] [--repeats 3]
+ *     [--only burst,delete-tenants] [--label "now (main @ abc1234)"]
  * </pre>
  *
  * For each scenario: load the data, start the engine, wait until its views have settled, then per
@@ -42,25 +44,33 @@ public final class CostReport {
     static final int DELETE_TENANTS = 100;
 
     private static final String USAGE = "usage: CostReport [--quick] [--sizes 1000,10000,100000] [--group-docs 1000000]"
-            + " [--repeats 3] [--label TEXT]";
+            + " [--burst-tenants 100,1000] [--repeats 3] [--only " + CostRow.names().replace(", ", ",") + "]"
+            + " [--label TEXT]";
 
     private static final int MAX_SIZE = 10_000_000;
+
+    private static final int MAX_TENANTS = 100_000;
 
     /**
      * What to measure, from the command line.
      * @param sizes the rows of the per-document views, each a scenario of its own
      * @param groupDocs the source documents of the group-by view's partition
+     * @param burstTenants the tenants of the bursts, each a scenario of its own
      * @param repeats changes measured per scenario (the median is printed)
+     * @param rows the kinds of scenario to run ({@code --only}; all by default)
      * @param quick whether {@code --quick} was given (small defaults)
      * @param label the heading of the column of this run's figures
      */
-    record Settings(List<Integer> sizes, int groupDocs, int repeats, boolean quick, String label) {
+    record Settings(List<Integer> sizes, int groupDocs, List<Integer> burstTenants, int repeats, Set<CostRow> rows,
+            boolean quick, String label) {
 
         static Settings parse(String... args) {
             boolean quick = List.of(args).contains("--quick");
             List<Integer> sizes = quick ? List.of(1_000, 10_000) : List.of(1_000, 10_000, 100_000);
             int groupDocs = quick ? 100_000 : 1_000_000;
+            List<Integer> burstTenants = quick ? List.of(100) : List.of(100, 1_000);
             int repeats = quick ? 1 : 3;
+            Set<CostRow> rows = EnumSet.allOf(CostRow.class);
             String label = "now (this run)";
             for (int index = 0; index < args.length; index++) {
                 String arg = args[index];
@@ -69,19 +79,21 @@ public final class CostReport {
                         continue;
                     }
                     case "--help", "-h" -> throw new IllegalArgumentException(ReportArguments.USAGE);
-                    case "--sizes", "--group-docs", "--repeats", "--label" -> {
+                    case "--sizes", "--group-docs", "--burst-tenants", "--repeats", "--only", "--label" -> {
                         // takes a value, below
                     }
-                    default -> throw new IllegalArgumentException("unknown option '" + arg
-                            + "' (the options are --quick, --sizes, --group-docs, --repeats and --label)");
+                    default -> throw new IllegalArgumentException("unknown option '" + arg + "' (the options are"
+                            + " --quick, --sizes, --group-docs, --burst-tenants, --repeats, --only and --label)");
                 }
                 if (index + 1 >= args.length || args[index + 1].startsWith("--")) {
                     throw new IllegalArgumentException(arg + " needs a value, e.g. " + example(arg));
                 }
                 String value = args[++index];
                 switch (arg) {
-                    case "--sizes" -> sizes = sizes(value);
+                    case "--sizes" -> sizes = sizes(arg, value, MAX_SIZE);
                     case "--group-docs" -> groupDocs = number(arg, value, 1, MAX_SIZE);
+                    case "--burst-tenants" -> burstTenants = sizes(arg, value, MAX_TENANTS);
+                    case "--only" -> rows = rows(value);
                     case "--repeats" -> repeats = number(arg, value, 1, 100);
                     default -> {
                         if (value.isBlank()) {
@@ -91,19 +103,32 @@ public final class CostReport {
                     }
                 }
             }
-            return new Settings(List.copyOf(sizes), groupDocs, repeats, quick, label);
+            return new Settings(List.copyOf(sizes), groupDocs, List.copyOf(burstTenants), repeats, Set.copyOf(rows),
+                    quick, label);
         }
 
-        private static List<Integer> sizes(String value) {
+        private static List<Integer> sizes(String option, String value, int max) {
             Set<Integer> sizes = new LinkedHashSet<>();
             for (String size : value.split(",", -1)) {
                 if (size.isBlank()) {
-                    throw new IllegalArgumentException("--sizes has an empty entry in '" + value
-                            + "': give the sizes comma-separated, e.g. " + example("--sizes"));
+                    throw new IllegalArgumentException(option + " has an empty entry in '" + value
+                            + "': give the sizes comma-separated, e.g. " + example(option));
                 }
-                sizes.add(number("--sizes", size.trim(), 1, MAX_SIZE));
+                sizes.add(number(option, size.trim(), 1, max));
             }
             return new ArrayList<>(sizes);
+        }
+
+        private static Set<CostRow> rows(String value) {
+            Set<CostRow> rows = EnumSet.noneOf(CostRow.class);
+            for (String row : value.split(",", -1)) {
+                if (row.isBlank()) {
+                    throw new IllegalArgumentException("--only has an empty entry in '" + value
+                            + "': give the rows comma-separated, e.g. " + example("--only"));
+                }
+                rows.add(CostRow.of(row.trim()));
+            }
+            return rows;
         }
 
         private static int number(String option, String value, int min, int max) {
@@ -124,6 +149,8 @@ public final class CostReport {
             return switch (option) {
                 case "--sizes" -> "--sizes 1000,10000,100000";
                 case "--group-docs" -> "--group-docs 1000000";
+                case "--burst-tenants" -> "--burst-tenants 100,1000,10000";
+                case "--only" -> "--only burst";
                 case "--repeats" -> "--repeats 3";
                 default -> "--label \"now (main @ abc1234)\"";
             };
@@ -132,12 +159,25 @@ public final class CostReport {
         /** The scenarios, in the order they run. */
         List<Scenario> scenarios() {
             List<Scenario> scenarios = new ArrayList<>();
-            sizes.forEach(size -> scenarios.add(new Scenario.PerDocument(size)));
-            scenarios.add(new Scenario.GroupBy(groupDocs));
-            scenarios.add(new Scenario.GroupBy(groupDocs, true));
-            scenarios.add(new Scenario.ViewOverView(CHAIN_ROWS, OTHER_PARTITION_ROWS));
-            scenarios.add(new Scenario.DeleteWithoutPreImage(CHAIN_ROWS, OTHER_PARTITION_ROWS));
-            scenarios.add(new Scenario.DeleteAcrossTenants(DELETE_TENANTS));
+            if (rows.contains(CostRow.PER_DOCUMENT)) {
+                sizes.forEach(size -> scenarios.add(new Scenario.PerDocument(size)));
+            }
+            if (rows.contains(CostRow.GROUP_BY)) {
+                scenarios.add(new Scenario.GroupBy(groupDocs));
+                scenarios.add(new Scenario.GroupBy(groupDocs, true));
+            }
+            if (rows.contains(CostRow.VIEW_OVER_VIEW)) {
+                scenarios.add(new Scenario.ViewOverView(CHAIN_ROWS, OTHER_PARTITION_ROWS));
+            }
+            if (rows.contains(CostRow.DELETE)) {
+                scenarios.add(new Scenario.DeleteWithoutPreImage(CHAIN_ROWS, OTHER_PARTITION_ROWS));
+            }
+            if (rows.contains(CostRow.DELETE_TENANTS)) {
+                scenarios.add(new Scenario.DeleteAcrossTenants(DELETE_TENANTS));
+            }
+            if (rows.contains(CostRow.BURST)) {
+                burstTenants.forEach(tenants -> scenarios.add(new Scenario.BurstAcrossTenants(tenants)));
+            }
             return scenarios;
         }
 
@@ -208,7 +248,7 @@ public final class CostReport {
             progress.printf("           loaded in %.1f s; starting the engine%n", loadSeconds);
             start = run.start();
             progress.printf("           %s in %.1f s: %s%n", !start.running() ? "NOT RUNNING"
-                    : start.settled() ? "settled" : "DID NOT SETTLE", start.seconds(), String.join(", ", start.states()));
+                    : start.settled() ? "settled" : "DID NOT SETTLE", start.seconds(), start.described());
             if (!start.running()) {
                 return new Result(scenario, loadSeconds, start, samples, "the engine did not say it runs within "
                         + EngineRun.WAIT.toMinutes() + " min");
@@ -223,6 +263,14 @@ public final class CostReport {
                         Figures.n(figures.sourcePassedLeadingMatch()), Figures.n(figures.sourceScanned()),
                         Figures.n(figures.commands()), Figures.mb(figures.allocatedNet()), figures.passMillis(),
                         sample.complete() ? "" : " (" + CostTable.incomplete(sample) + ")");
+                if (scenario.viewsToFlip() != 0) {
+                    progress.printf("           %s passes, %s of %s views on a new generation (%s with a CHANGED pass),"
+                            + " last flip %s ms after the first write; %s commands without the streams (%s per view)%n",
+                            Figures.n(figures.passCount()), Figures.n(figures.generationsMoved()),
+                            Figures.n(scenario.viewsToFlip()), Figures.n(figures.changedPasses()),
+                            Figures.n(figures.lastFlipMillis()), Figures.n(figures.commandsWithoutStreams()),
+                            figures.commandsPerFlip());
+                }
             }
             return new Result(scenario, loadSeconds, start, samples, null);
         }

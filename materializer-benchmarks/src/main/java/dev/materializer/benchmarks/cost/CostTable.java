@@ -3,6 +3,7 @@ package dev.materializer.benchmarks.cost;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -41,8 +42,30 @@ final class CostTable {
         Result groupByInsert = groupBys.size() < 2 ? null : groupBys.get(1);
         Result chain = first(run, Scenario.ViewOverView.class);
         Result delete = first(run, Scenario.DeleteWithoutPreImage.class);
+        Set<CostRow> rows = run.settings().rows();
         out.printf("| measure | before (issue) | %s | goal |%n", run.settings().label());
         out.println("| --- | --- | --- | --- |");
+        if (rows.contains(CostRow.PER_DOCUMENT)) {
+            printPerDocument(perDocument, out);
+        }
+        if (rows.contains(CostRow.GROUP_BY)) {
+            printGroupBy(groupBy, groupByInsert, out);
+        }
+        if (rows.contains(CostRow.VIEW_OVER_VIEW)) {
+            printViewOverView(chain, out);
+        }
+        if (rows.contains(CostRow.DELETE)) {
+            printDelete(delete, out);
+        }
+        if (rows.contains(CostRow.DELETE_TENANTS)) {
+            printDeleteAcrossTenants(run, out);
+        }
+        if (rows.contains(CostRow.BURST)) {
+            of(run, Scenario.BurstAcrossTenants.class).forEach(burst -> printBurst(burst, out));
+        }
+    }
+
+    private static void printPerDocument(List<Result> perDocument, PrintStream out) {
         out.printf("| rows written to the target for a 1-row change, per-document view | 1k view: 1,001 · 10k: 10,001 ·"
                 + " 50k: 50,001 | %s | ≤ 10 |%n", series(perDocument, result -> median(result.figures(), Figures::rowsWritten)));
         out.printf("| commands per pass of a 1-row change, per-document view, by collection (change streams left out)"
@@ -58,6 +81,9 @@ final class CostTable {
                             : String.format("%s (%.1f KB per row)", Figures.mb(bytes),
                                     bytes / 1024.0 / result.scenario().resultRows());
                 }));
+    }
+
+    private static void printGroupBy(Result groupBy, Result groupByInsert, PrintStream out) {
         out.printf("| source documents read, group-by over %s docs in %s groups, a change of one document's amount"
                 + " | 1M docs: 1,000,001 | %s | ≈ the affected group's documents (≈%s) |%n",
                 groupBy == null ? "?" : n(((Scenario.GroupBy) groupBy.scenario()).documentsPerGroup()
@@ -75,6 +101,9 @@ final class CostTable {
                 measured(groupByInsert) ? String.format("%s passed the pipeline's leading $match; this server scanned %s"
                         + " for the aggregation", median(groupByInsert.figures(), Figures::sourcePassedLeadingMatch),
                         median(groupByInsert.figures(), Figures::sourceScanned)) : notMeasured(groupByInsert));
+    }
+
+    private static void printViewOverView(Result chain, PrintStream out) {
         out.printf("| what one change of acme reaches: view B over view A's target, in acme and globex (%s rows in"
                 + " acme's A) | — | %s | a write of ours reaches only its own partition's downstream views |%n",
                 chain == null ? "?" : n(chain.scenario().resultRows()),
@@ -87,6 +116,9 @@ final class CostTable {
                         median(chain.figures(), f -> f.passesOf("globex:A")),
                         median(chain.figures(), f -> f.eventsOn(Scenario.ViewOverView.A_TARGET)),
                         median(chain.figures(), Figures::rowsWritten)) : notMeasured(chain));
+    }
+
+    private static void printDelete(Result delete, PrintStream out) {
         out.printf("| a delete without a pre-image, per-document view of %s rows (and globex's view of %s rows over"
                 + " the same source) | — | %s | rows written ≤ 10, as any 1-row change |%n",
                 delete == null ? "?" : n(delete.scenario().resultRows()), n(CostReport.OTHER_PARTITION_ROWS),
@@ -96,7 +128,6 @@ final class CostTable {
                         median(delete.figures(), Figures::rowsWritten), median(delete.figures(), Figures::storedRowsRead),
                         median(delete.figures(), f -> f.passesIn("acme")), median(delete.figures(), f -> f.passesIn("globex")))
                         : notMeasured(delete));
-        printDeleteAcrossTenants(run, out);
     }
 
     private static void printDeleteAcrossTenants(Run run, PrintStream out) {
@@ -109,7 +140,71 @@ final class CostTable {
                         median(delete.figures(), f -> f.passesIn(Scenario.ACME))) : notMeasured(delete));
     }
 
+    private static void printBurst(Result burst, PrintStream out) {
+        int tenants = ((Scenario.BurstAcrossTenants) burst.scenario()).tenants;
+        out.printf("| a burst of one insert in each of %s tenants sharing one group-by definition (one insertMany),"
+                + " until every view is on a new generation | — | %s | — |%n", n(tenants),
+                measured(burst) ? String.format("commands %s (change streams left out; %s per tenant), %s with the"
+                        + " streams; rows written %s; passes %s; views on a new generation %s of %s; first insert to"
+                        + " last flip %s (indicative)%s",
+                        median(burst.figures(), Figures::commandsWithoutStreams),
+                        Figures.medianCommandsPerFlip(burst.figures()),
+                        median(burst.figures(), Figures::commands), median(burst.figures(), Figures::rowsWritten),
+                        median(burst.figures(), Figures::passCount), median(burst.figures(), Figures::generationsMoved),
+                        n(tenants), millis(burst.figures(), Figures::lastFlipMillis), incompleteNote(burst))
+                        : notMeasured(burst));
+    }
+
+    /** The bursts across tenants, one row each, with the commands by collection. */
+    private static void printBursts(Run run, PrintStream out) {
+        List<Result> bursts = of(run, Scenario.BurstAcrossTenants.class);
+        if (bursts.isEmpty()) {
+            return;
+        }
+        out.println("### A burst across tenants");
+        out.println();
+        out.println("| tenants | commands (change streams left out) | per tenant | with the streams' opens and polls"
+                + " | by collection, the last burst (streams left out) | rows written to the target | passes (of which"
+                + " CHANGED views) | views on a new generation | first insert to last flip (indicative) |");
+        out.println("| ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: | ---: |");
+        for (Result burst : bursts) {
+            int tenants = ((Scenario.BurstAcrossTenants) burst.scenario()).tenants;
+            List<Figures> figures = burst.figures();
+            if (figures.isEmpty()) {
+                out.printf("| %s | not measured: %s | | | | | | | |%n", n(tenants), notMeasured(burst));
+                continue;
+            }
+            Figures last = figures.get(figures.size() - 1);
+            out.printf("| %s%s | %s | %s | %s | %s | %s | %s (%s) | %s | %s |%n", n(tenants), incompleteNote(burst),
+                    median(figures, Figures::commandsWithoutStreams), Figures.medianCommandsPerFlip(figures),
+                    median(figures, Figures::commands), last.commandsByCollection(),
+                    median(figures, Figures::rowsWritten), median(figures, Figures::passCount),
+                    median(figures, Figures::changedPasses), median(figures, Figures::generationsMoved),
+                    millis(figures, Figures::lastFlipMillis));
+        }
+        out.println();
+        out.println("Each tenant has one group-by view of the same definition over `orders`, into one target, and "
+                + Scenario.BurstAcrossTenants.CUSTOMERS * Scenario.BurstAcrossTenants.ORDERS_PER_CUSTOMER
+                + " orders; the burst is ONE `insertMany` of one order per tenant (an existing customer), sent once"
+                + " the engine is idle with every view ok. The report waits until the engine heard every insert, then"
+                + " moves the manual clock one debounce at a time until every view shows a new generation in the"
+                + " engine's snapshot and two rounds start no pass (bounded: 10 min). Commands: every command of the"
+                + " engine's client in that window. The time runs from the `insertMany` to the end of the last view's"
+                + " first CHANGED pass (`onPassFinished`): the in-process server's and a shared machine's, and without"
+                + " the debounce's wait (the clock is moved at once), so indicative only.");
+        out.println();
+    }
+
+    /** The median of a time in ms, or "timed out" when a repeat had none. */
+    private static String millis(List<Figures> figures, java.util.function.ToLongFunction<Figures> figure) {
+        if (figures.stream().anyMatch(f -> figure.applyAsLong(f) < 0)) {
+            return "timed out";
+        }
+        return Figures.medianOf(figures, figure, value -> n(value) + " ms");
+    }
+
     private static void printDetails(Run run, PrintStream out) {
+        printBursts(run, out);
         out.println("### Per scenario");
         out.println();
         out.println("| scenario | rows written to the targets | stored rows read | source documents: passed the leading"
@@ -154,7 +249,7 @@ final class CostTable {
                 out.printf("- %s: sources written in %.1f s; the engine %s in %.1f s (%s).%n", result.scenario().name(),
                         result.loadSeconds(), !result.start().running() ? "did not say it runs"
                                 : result.start().settled() ? "started and settled" : "started but did NOT settle",
-                        result.start().seconds(), String.join(", ", result.start().states()));
+                        result.start().seconds(), result.start().described());
             }
         }
     }
@@ -246,10 +341,14 @@ final class CostTable {
     static String incomplete(ScenarioRun.Sample sample) {
         List<String> parts = new ArrayList<>();
         if (!sample.heard()) {
-            parts.add("the change was not heard within " + dev.materializer.benchmarks.scale.EngineRun.WAIT.toMinutes()
-                    + " min");
+            parts.add("the change (every write of it) was not heard within "
+                    + dev.materializer.benchmarks.scale.EngineRun.WAIT.toMinutes() + " min");
         }
-        else if (!sample.quiet()) {
+        if (!sample.flips().all()) {
+            parts.add(String.format("timed out: %,d of %,d views on a new generation", sample.flips().generationsMoved(),
+                    sample.flips().views()));
+        }
+        else if (sample.heard() && !sample.quiet()) {
             parts.add("the engine was not quiet within " + dev.materializer.benchmarks.scale.EngineRun.WAIT.toMinutes()
                     + " min");
         }

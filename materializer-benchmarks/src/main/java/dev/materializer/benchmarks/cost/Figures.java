@@ -217,6 +217,57 @@ final class Figures {
         return parts.isEmpty() ? "none" : String.join("; ", parts);
     }
 
+    /** The commands the change sent by collection and name, change streams left out: "orders 100 (aggregate 100) · …". */
+    String commandsByCollection() {
+        List<String> parts = new ArrayList<>();
+        for (Map.Entry<String, CollectionTraffic.Traffic> entry : sample.traffic().byCollection().entrySet()) {
+            Map<String, Long> sent = new TreeMap<>();
+            entry.getValue().commands().forEach((name, count) -> {
+                if (!name.endsWith(CollectionTraffic.CHANGE_STREAM_SUFFIX)) {
+                    sent.put(name, count);
+                }
+            });
+            if (!sent.isEmpty()) {
+                List<String> names = new ArrayList<>();
+                sent.forEach((name, count) -> names.add(name + " " + n(count)));
+                parts.add(String.format("`%s` %s (%s)", entry.getKey(), n(CommandCounter.total(sent)),
+                        String.join(", ", names)));
+            }
+        }
+        return parts.isEmpty() ? "none" : String.join(" · ", parts);
+    }
+
+    /** Views that must flip and show a new generation in the engine's snapshot. */
+    long generationsMoved() {
+        return sample.flips().generationsMoved();
+    }
+
+    /** Views with a pass that ended CHANGED. */
+    long changedPasses() {
+        return sample.flips().changedPasses();
+    }
+
+    /** From the first write of the change to the end of the last view's first CHANGED pass, ms; -1 if not every view had one. */
+    long lastFlipMillis() {
+        long nanos = sample.flips().lastFlipNanos();
+        return nanos < 0 ? -1 : Math.round(nanos / 1e6);
+    }
+
+    /** Commands without the change streams, per view to flip (per tenant of a burst), one decimal. */
+    String commandsPerFlip() {
+        return perFlip(sample.flips().views(), commandsWithoutStreams());
+    }
+
+    /** The median over the repeats of the commands without the change streams, per view to flip. */
+    static String medianCommandsPerFlip(List<Figures> figures) {
+        return figures.isEmpty() ? "not measured"
+                : perFlip(figures.get(0).sample.flips().views(), medianValue(figures, Figures::commandsWithoutStreams));
+    }
+
+    private static String perFlip(int views, long commands) {
+        return views == 0 ? "—" : String.format("%.1f", commands / (double) views);
+    }
+
     long allocatedNet() {
         return sample.netBytes();
     }

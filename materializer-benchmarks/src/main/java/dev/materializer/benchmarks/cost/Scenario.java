@@ -108,6 +108,19 @@ abstract class Scenario {
         return ORDERS;
     }
 
+    /** How many changes one repeat makes: a measurement waits until the engine heard them all. */
+    int changesPerRepeat() {
+        return 1;
+    }
+
+    /**
+     * How many views one repeat must flip to a new generation before the engine counts as done with
+     * it (0: none is required; the engine is done when it is quiet).
+     */
+    int viewsToFlip() {
+        return 0;
+    }
+
     /** Inserts {@code count} orders of a partition, ids from {@code firstId}, in {@code groups} customers. */
     static void insertOrders(MongoDatabase database, String partition, int firstId, int count, int groups) {
         MongoCollection<Document> orders = database.getCollection(ORDERS);
@@ -401,6 +414,107 @@ abstract class Scenario {
 
         private static String partition(int tenant) {
             return tenant == 0 ? ACME : String.format("t%04d", tenant);
+        }
+    }
+
+    /**
+     * A burst across tenants: {@code tenants} tenants share one group-by definition ($group by
+     * customer, two $sums) and one target, each with {@link #CUSTOMERS} customers of
+     * {@link #ORDERS_PER_CUSTOMER} orders. The change is ONE {@code insertMany} of one order per
+     * tenant, of an existing customer; every tenant's view must flip to a new generation.
+     */
+    static final class BurstAcrossTenants extends Scenario {
+
+        static final String TARGET = "amount_by_customer";
+
+        static final int CUSTOMERS = 3;
+
+        static final int ORDERS_PER_CUSTOMER = 2;
+
+        /** Ids of a tenant's orders start at tenant × this; its loaded orders are the first few, its burst orders after. */
+        private static final int IDS_PER_TENANT = 1_000;
+
+        private static final int FIRST_BURST_ID = 100;
+
+        final int tenants;
+
+        BurstAcrossTenants(int tenants) {
+            this.tenants = tenants;
+        }
+
+        @Override
+        String name() {
+            return String.format("a burst of one insert in each of %,d tenants", tenants);
+        }
+
+        @Override
+        String change() {
+            return "one insertMany of one order per tenant (an existing customer); every tenant has the same group-by"
+                    + " view over orders into one target";
+        }
+
+        @Override
+        List<View> views() {
+            List<View> views = new ArrayList<>(tenants);
+            for (int tenant = 0; tenant < tenants; tenant++) {
+                String partition = partition(tenant);
+                views.add(new View(partition + ":by-customer", partition, ORDERS, TARGET, GROUP_BY,
+                        "[\"customer\", \"amount\"]"));
+            }
+            return views;
+        }
+
+        @Override
+        int resultRows() {
+            return CUSTOMERS;
+        }
+
+        @Override
+        int changesPerRepeat() {
+            return tenants;
+        }
+
+        @Override
+        int viewsToFlip() {
+            return tenants;
+        }
+
+        @Override
+        void load(MongoDatabase database) {
+            MongoCollection<Document> orders = database.getCollection(ORDERS);
+            List<Document> batch = new ArrayList<>(10_000);
+            for (int tenant = 0; tenant < tenants; tenant++) {
+                for (int index = 0; index < CUSTOMERS * ORDERS_PER_CUSTOMER; index++) {
+                    batch.add(order(tenant, tenant * IDS_PER_TENANT + index, index % CUSTOMERS, 1 + index));
+                }
+                if (batch.size() >= 10_000) {
+                    orders.insertMany(batch);
+                    batch = new ArrayList<>(10_000);
+                }
+            }
+            if (!batch.isEmpty()) {
+                orders.insertMany(batch);
+            }
+        }
+
+        @Override
+        void change(MongoDatabase database, int repeat) {
+            List<Document> burst = new ArrayList<>(tenants);
+            for (int tenant = 0; tenant < tenants; tenant++) {
+                burst.add(order(tenant, tenant * IDS_PER_TENANT + FIRST_BURST_ID + repeat, repeat % CUSTOMERS, 5));
+            }
+            database.getCollection(ORDERS).insertMany(burst);
+        }
+
+        private static Document order(int tenant, int id, int customer, int amount) {
+            return new Document("_id", id).append(MaterializerOptions.DEFAULT_PARTITION_FIELD, partition(tenant))
+                .append("customer", String.format("c-%04d", customer))
+                .append("amount", amount)
+                .append("status", "open");
+        }
+
+        private static String partition(int tenant) {
+            return String.format("t%05d", tenant);
         }
     }
 }

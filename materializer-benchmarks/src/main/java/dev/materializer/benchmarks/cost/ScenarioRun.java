@@ -2,12 +2,12 @@ package dev.materializer.benchmarks.cost;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.function.BooleanSupplier;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoDatabase;
@@ -18,6 +18,7 @@ import dev.materializer.benchmarks.scale.InProcessMongo;
 import dev.materializer.benchmarks.scale.Meter;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.MaterializerSnapshot;
+import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.view.ViewKey;
@@ -44,6 +45,14 @@ import org.jspecify.annotations.Nullable;
  * <p>Before each change, with the engine quiet, it measures the engine idle for {@link #IDLE_MILLIS}.
  * The server's change log needs no trimming: a stream's poll reads only the entries after its
  * position (the plain server scanned its whole oplog for each poll, and this report trimmed it).
+ *
+ * <p>A change of many writes (a burst: {@link Scenario#changesPerRepeat()}) is waited for until the
+ * engine heard every write, so that the first move of the clock finds them all, as a debounce does
+ * when the burst comes within it. A change that must flip views ({@link Scenario#viewsToFlip()}) is
+ * done only once the engine's snapshot shows that many views on a new generation.
+ *
+ * <p>Threads: one report thread calls everything here; the listener's hooks add to the pass log on
+ * the engine's pass threads.
  */
 final class ScenarioRun implements AutoCloseable {
 
@@ -56,6 +65,9 @@ final class ScenarioRun implements AutoCloseable {
 
     /** How long the idle allocation of the engine's threads (the streams' polling) is measured before each change. */
     static final long IDLE_MILLIS = 1000;
+
+    /** A wait for the writes of a burst to be heard stops when none more is heard for this long. */
+    static final long HEARD_STALL_MILLIS = 10_000;
 
     private final Scenario scenario;
 
@@ -89,12 +101,44 @@ final class ScenarioRun implements AutoCloseable {
      * @param states every view's partition, id and state
      */
     record Start(boolean running, boolean settled, double seconds, List<String> states) {
+
+        private static final int LISTED = 10;
+
+        /** Every view's state, or, past {@value #LISTED} views, how many are ok and the others by name. */
+        String described() {
+            if (states.size() <= LISTED) {
+                return String.join(", ", states);
+            }
+            String ok = " " + ViewState.OK.value();
+            List<String> others = states.stream().filter(state -> !state.endsWith(ok)).toList();
+            return String.format("%,d views, %,d of them ok%s", states.size(), states.size() - others.size(),
+                    others.isEmpty() ? "" : "; " + String.join(", ", others.subList(0, Math.min(LISTED, others.size())))
+                            + (others.size() > LISTED ? ", …" : ""));
+        }
+    }
+
+    /**
+     * What a change that must flip views did to them.
+     * @param views how many views it must flip ({@link Scenario#viewsToFlip()}; 0: none required)
+     * @param generationsMoved views whose generation in the engine's snapshot differs from before the change
+     * @param changedPasses views with a pass that ended {@code CHANGED} (a flip) in the window
+     * @param lastFlipNanos from the first write of the change to the end of the last view's first
+     *     {@code CHANGED} pass; -1 unless {@code views} views had one
+     */
+    record Flips(int views, long generationsMoved, long changedPasses, long lastFlipNanos) {
+
+        static final Flips NONE = new Flips(0, 0, 0, -1);
+
+        /** Whether every view the change must flip shows a new generation. */
+        boolean all() {
+            return generationsMoved >= views;
+        }
     }
 
     /**
      * One change, measured.
      * @param repeat which change of the scenario
-     * @param heard whether the engine heard the change within the wait
+     * @param heard whether the engine heard the change (every write of it) within the wait
      * @param quiet whether the engine went quiet (a round with no pass and no change) within the wait
      * @param drained whether every drain finished within its wait
      * @param commands commands the engine's client sent, by name
@@ -108,10 +152,12 @@ final class ScenarioRun implements AutoCloseable {
      * @param passes the reports of the passes, in the order they ended
      * @param changesHeard the changes the engine's listener heard, by source
      * @param load the load average after the change
+     * @param flips what it did to the views it must flip
      */
     record Sample(int repeat, boolean heard, boolean quiet, boolean drained, Map<String, Long> commands,
             CollectionTraffic.Snapshot traffic, CountingBackend.Snapshot examined, long engineBytes, long idleBytes,
-            long passNanos, long windowNanos, List<PassReport> passes, Map<String, Long> changesHeard, String load) {
+            long passNanos, long windowNanos, List<PassReport> passes, Map<String, Long> changesHeard, String load,
+            Flips flips) {
 
         /** The engine's allocation less its idle allocation in the window, never below zero. */
         long netBytes() {
@@ -119,7 +165,7 @@ final class ScenarioRun implements AutoCloseable {
         }
 
         boolean complete() {
-            return heard && quiet && drained;
+            return heard && quiet && drained && flips.all();
         }
     }
 
@@ -214,17 +260,18 @@ final class ScenarioRun implements AutoCloseable {
         int passesBefore = passLog.size();
         Map<String, Long> changesBefore = changesHeard(engine);
         long heardBefore = engine.listener.changesOf(scenario.changed());
+        Map<String, String> generationsBefore = scenario.viewsToFlip() == 0 ? Map.of() : generations(engine);
         long clockBytes = 0;
 
         long began = System.nanoTime();
         scenario.change(data, repeat);
-        boolean heard = awaitTrue(() -> engine.listener.changesOf(scenario.changed()) > heardBefore,
-                EngineRun.WAIT.toMillis());
+        boolean heard = awaitHeard(engine, heardBefore + scenario.changesPerRepeat());
+        boolean heardAny = engine.listener.changesOf(scenario.changed()) > heardBefore;
         boolean quiet = false;
         boolean drained = true;
         int quietRounds = 0;
         long deadline = began + EngineRun.WAIT.toNanos();
-        while (heard && System.nanoTime() < deadline) {
+        while (heardAny && System.nanoTime() < deadline) {
             long moved = moved(engine);
             long clockBytesBefore = Meter.threadAllocatedBytes();
             engine.clock.advance(engine.options.debounce().plusMillis(1));
@@ -233,9 +280,10 @@ final class ScenarioRun implements AutoCloseable {
             Meter.sleep(QUIET_MILLIS);
             drained &= engine.drain();
             quietRounds = moved == moved(engine) ? quietRounds + 1 : 0;
-            if (quietRounds == 2) {
-                // Two rounds: the engine tells of a change before it marks the views, so a first
-                // round may move the clock before the mark's debounce timer exists.
+            // Two rounds: the engine tells of a change before it marks the views, so a first round
+            // may move the clock before the mark's debounce timer exists. A flip reaches the
+            // snapshot on the views' stream, after the pass: a view not flipped yet keeps it going.
+            if (quietRounds >= 2 && flipped(generationsBefore, engine)) {
                 quiet = true;
                 break;
             }
@@ -259,6 +307,8 @@ final class ScenarioRun implements AutoCloseable {
                 lastEnd = Math.max(lastEnd, entry.atNanos());
             }
         }
+        Flips flips = scenario.viewsToFlip() == 0 ? Flips.NONE
+                : flips(generationsMoved(generationsBefore, generations(engine)), timed, began);
         Map<String, Long> changesAfter = changesHeard(engine);
         Map<String, Long> changes = new TreeMap<>();
         changesAfter.forEach((source, count) -> {
@@ -270,7 +320,69 @@ final class ScenarioRun implements AutoCloseable {
         return new Sample(repeat, heard, quiet, drained, CommandCounter.between(commandsBefore, engine.commands.snapshot()),
                 trafficDelta, backend.snapshot().since(examinedBefore), engineBytes,
                 Math.round(Math.max(0, idleBytesPerNano) * window),
-                lastEnd >= firstStart ? lastEnd - firstStart : 0, window, reports, changes, Meter.loadAverage());
+                lastEnd >= firstStart ? lastEnd - firstStart : 0, window, reports, changes, Meter.loadAverage(), flips);
+    }
+
+    /**
+     * Waits until the engine heard {@code expected} changes of the changed collection in all; gives
+     * up after {@link EngineRun#WAIT}, or when, once one was heard, none more is heard for
+     * {@link #HEARD_STALL_MILLIS}.
+     */
+    private boolean awaitHeard(EngineRun engine, long expected) {
+        long deadline = System.nanoTime() + EngineRun.WAIT.toNanos();
+        long first = engine.listener.changesOf(scenario.changed());
+        long heard = first;
+        long lastMoved = System.nanoTime();
+        while (heard < expected) {
+            long now = System.nanoTime();
+            if (now > deadline || (heard > first && now - lastMoved > HEARD_STALL_MILLIS * 1_000_000L)) {
+                return false;
+            }
+            Meter.sleep(5);
+            long next = engine.listener.changesOf(scenario.changed());
+            if (next != heard) {
+                heard = next;
+                lastMoved = System.nanoTime();
+            }
+        }
+        return true;
+    }
+
+    /** Whether the views the change must flip show a new generation (true when it need flip none). */
+    private boolean flipped(Map<String, String> generationsBefore, EngineRun engine) {
+        return scenario.viewsToFlip() == 0
+                || generationsMoved(generationsBefore, generations(engine)) >= scenario.viewsToFlip();
+    }
+
+    /** Every view's generation in the engine's snapshot, by partition and id (null: none yet). */
+    private static Map<String, String> generations(EngineRun engine) {
+        Map<String, String> generations = new HashMap<>();
+        for (ViewSnapshot view : engine.engine.snapshot().views()) {
+            generations.put(view.partition() + ":" + view.id(), String.valueOf(view.generation()));
+        }
+        return generations;
+    }
+
+    /** Views whose generation differs from the one they had before (a view new since is not counted). */
+    private static long generationsMoved(Map<String, String> before, Map<String, String> after) {
+        return before.entrySet().stream()
+            .filter(entry -> after.containsKey(entry.getKey()) && !after.get(entry.getKey()).equals(entry.getValue()))
+            .count();
+    }
+
+    /** The flips of the window: the views with a CHANGED pass, and when the last of their first such passes ended. */
+    private Flips flips(long generationsMoved, List<Timed> timed, long began) {
+        Map<ViewKey, Long> firstFlip = new HashMap<>();
+        for (Timed entry : timed) {
+            PassReport report = entry.report();
+            if (report != null && report.outcome() == PassOutcome.CHANGED) {
+                firstFlip.putIfAbsent(entry.view(), entry.atNanos());
+            }
+        }
+        int views = scenario.viewsToFlip();
+        long lastFlip = firstFlip.size() < views ? -1
+                : firstFlip.values().stream().mapToLong(at -> at - began).max().orElse(-1);
+        return new Flips(views, generationsMoved, firstFlip.size(), lastFlip);
     }
 
     private static Map<String, Long> changesHeard(EngineRun engine) {
@@ -301,17 +413,6 @@ final class ScenarioRun implements AutoCloseable {
     /** The documents of the views collection, for a look at the engine's statuses when a start did not settle. */
     List<Document> viewDocuments() {
         return data.getCollection(base.viewsCollection()).find().into(new ArrayList<>());
-    }
-
-    private static boolean awaitTrue(BooleanSupplier condition, long millis) {
-        long deadline = System.nanoTime() + millis * 1_000_000L;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Meter.sleep(5);
-        }
-        return true;
     }
 
     private static double seconds(long began) {
