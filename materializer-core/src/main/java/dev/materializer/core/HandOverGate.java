@@ -43,7 +43,7 @@ final class HandOverGate {
     SourceFeed.Routing around(SourceFeed.Routing routing) {
         return (collection, change) -> {
             pass(collection);
-            return routing.marks(collection, change);
+            return routing.route(collection, change);
         };
     }
 

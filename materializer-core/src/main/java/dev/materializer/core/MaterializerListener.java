@@ -25,6 +25,23 @@ public interface MaterializerListener {
     }
 
     /**
+     * An event of a source named no partition, so it reaches every partition reading the source (a
+     * broadcast): neither its post-image nor its pre-image carries a partition and, for a storage
+     * source, its id names none. Deletes and updates of a collection without pre-images are the usual
+     * ones (and updates whose document was deleted since, replaces, updates that may move a document,
+     * a drop or a rename). Each costs a pass in every partition reading the source, except a delete
+     * that {@code BroadcastDeletes} narrows to the partitions holding its row (which is counted here
+     * too: the event still named no partition). An event whose routing failed is not counted: it has
+     * its own ERROR line, once per cause, and marks every partition reading the source as well.
+     *
+     * <p>Called on the source's stream thread, once per such event, before its partitions are marked:
+     * it must not block, or every later change of the source waits for it.
+     * @param source the source collection
+     */
+    default void onBroadcastEvent(String source) {
+    }
+
+    /**
      * A pass of one view starts.
      * @param view the view
      */

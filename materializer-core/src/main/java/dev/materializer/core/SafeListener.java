@@ -24,6 +24,11 @@ final class SafeListener implements MaterializerListener {
     }
 
     @Override
+    public void onBroadcastEvent(String source) {
+        guard("onBroadcastEvent", () -> delegate.onBroadcastEvent(source));
+    }
+
+    @Override
     public void onPassStarted(ViewKey view) {
         guard("onPassStarted", () -> delegate.onPassStarted(view));
     }

@@ -50,6 +50,8 @@ import org.slf4j.LoggerFactory;
  * ({@link HeardChanges}): which partitions each stream heard from an answered position on, and the
  * newest event routed to each view — noted before it asks who owns the partition. A delete that
  * names no partition is narrowed to the owned partitions holding its row first ({@link BroadcastDeletes}).
+ * Every event that names no partition (a broadcast) is told to the listener, and frequent ones of a
+ * source are logged once ({@link BroadcastWarning}); an event whose routing fails is neither.
  *
  * <p>Threads: {@link #sync()} and {@link #close()} run on the engine's control paths (start, views
  * stream) under this object's monitor; the listener methods run on each stream's own thread.
@@ -69,6 +71,9 @@ final class SourceFeed implements StreamListener {
 
     /** Narrows a delete without its partition to the owned partitions that hold its row. */
     private final BroadcastDeletes deletes;
+
+    /** Warns once per source when its events often name no partition. */
+    private final BroadcastWarning broadcasts;
 
     private final ViewRegistry registry;
 
@@ -114,22 +119,37 @@ final class SourceFeed implements StreamListener {
     interface Routing {
 
         /**
-         * Per partition, the views the event may affect, each with the keys it may affect there.
+         * Per partition, the views the event may affect, each with the keys it may affect there; and
+         * whether the event named no partition.
          * @throws RuntimeException when the event cannot be routed; the feed then fails safe
          */
-        Map<String, Map<String, dev.materializer.core.incremental.AffectedKeys>> marks(String collection,
-                SourceChange change);
+        Routed route(String collection, SourceChange change);
 
         /** The engine's routing: the router's partitions, the registry's views there. */
         static Routing of(PartitionRouter router, ViewRegistry registry) {
             return (collection, change) -> {
                 AffectedPartitions affected = router.route(collection, change);
-                if (!affected.all() && affected.partitions().isEmpty()) {
-                    return Map.of();
+                if (affected.all()) {
+                    return new Routed(registry.viewsToMark(collection, change, null), true);
                 }
-                return registry.viewsToMark(collection, change, affected.all() ? null : affected.partitions());
+                if (affected.partitions().isEmpty()) {
+                    return Routed.NOWHERE;
+                }
+                return new Routed(registry.viewsToMark(collection, change, affected.partitions()), false);
             };
         }
+    }
+
+    /**
+     * What routing found for an event.
+     * @param marks per partition, the views the event may affect, each with the keys it may affect
+     * @param broadcast whether the event named no partition, so it reached every partition reading
+     *     its source (see {@link MaterializerListener#onBroadcastEvent})
+     */
+    record Routed(Map<String, Map<String, dev.materializer.core.incremental.AffectedKeys>> marks, boolean broadcast) {
+
+        /** An event for no partition. */
+        static final Routed NOWHERE = new Routed(Map.of(), false);
     }
 
     SourceFeed(MongoDatabase database, ViewRegistry registry, PartitionRouter router, PassScheduler scheduler,
@@ -154,6 +174,8 @@ final class SourceFeed implements StreamListener {
         this.heard = heard;
         this.database = database;
         this.deletes = new BroadcastDeletes(database, registry, options.partitionField(), scheduler::pendingPartitions);
+        this.broadcasts = new BroadcastWarning(clock,
+                source -> !options.enablePreImages() && registry.needsOldKeys(source));
         this.owns = owns;
         this.live = live;
         this.status = status;
@@ -304,7 +326,12 @@ final class SourceFeed implements StreamListener {
         listener.onChange(collection, eventLag);
         Map<String, Map<String, dev.materializer.core.incremental.AffectedKeys>> marks;
         try {
-            marks = deletes.narrow(collection, change, routing.marks(collection, change), owns);
+            Routed routed = routing.route(collection, change);
+            if (routed.broadcast()) {
+                listener.onBroadcastEvent(collection);
+                broadcasts.heard(collection, routed.marks().size());
+            }
+            marks = deletes.narrow(collection, change, routed.marks(), owns);
         }
         catch (RuntimeException ex) {
             markEveryReader(collection, ex);

@@ -123,6 +123,7 @@ class SourceFeedTest {
 
         assertThat(routed).hasValue(1);
         assertThat(listener.changes).as("the change is still counted").hasValue(1);
+        assertThat(listener.broadcasts).as("a routing failure is not a broadcast: it has its own log").isEmpty();
         assertThat(scheduler.pendingPartitions("orders")).as("owned readers of orders, wherever the event was")
             .containsExactlyInAnyOrder("p1", "p2");
         assertThat(scheduler.pendingPartitions("customers")).as("a source the event is not of").isEmpty();
@@ -149,6 +150,22 @@ class SourceFeedTest {
         feed.onChange("orders", insert("p3"));
 
         assertThat(scheduler.pendingPartitions("orders")).containsExactly("p1");
+    }
+
+    @Test
+    void anEventThatNamesNoPartitionIsToldToTheListenerOnceWithItsSource(TestMongo mongo) {
+        view("rev-p1", "p1", "orders");
+        view("rev-p2", "p2", "orders");
+        view("cust-p3", "p3", "customers");
+        SourceFeed feed = feed(mongo, partition -> true, Set::of);
+
+        feed.onChange("orders", insert("p1"));
+        assertThat(listener.broadcasts).as("an insert names its partition").isEmpty();
+        feed.onChange("orders", new SourceChange(SourceChange.Operation.DELETE, null, null, new BsonString("o1"), null,
+                new BsonTimestamp(1, 2), null));
+
+        assertThat(listener.broadcasts).as("a delete without a pre-image, whatever its narrowing then marks")
+            .containsExactly("orders");
     }
 
     @Test
@@ -259,6 +276,13 @@ class SourceFeedTest {
     private static final class RecordingListener implements MaterializerListener {
 
         final AtomicInteger changes = new AtomicInteger();
+
+        final List<String> broadcasts = Collections.synchronizedList(new ArrayList<>());
+
+        @Override
+        public void onBroadcastEvent(String source) {
+            broadcasts.add(source);
+        }
 
         @Override
         public void onChange(String source, Duration lag) {

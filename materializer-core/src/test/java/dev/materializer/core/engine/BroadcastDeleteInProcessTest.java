@@ -8,6 +8,7 @@ import com.mongodb.MongoClientSettings;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
 import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandStartedEvent;
 import dev.materializer.core.time.ManualClock;
@@ -22,11 +23,13 @@ import org.junit.jupiter.api.Test;
 
 import static dev.materializer.core.engine.MaterializerScenarios.order;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A delete whose event names no partition (the in-process server keeps no pre-images) over many
  * tenants sharing a per-document view: the engine finds the tenant holding the deleted row with one
- * query, and runs that tenant's view only.
+ * query, and runs that tenant's view only. The listener hears such a delete as a broadcast of its
+ * source.
  */
 @MongoTest(MongoKind.IN_PROCESS)
 class BroadcastDeleteInProcessTest {
@@ -68,6 +71,31 @@ class BroadcastDeleteInProcessTest {
             assertThat(f.rows("rows-t42", "order_rows")).isEmpty();
             assertThat(f.rows("rows-t41", "order_rows")).hasSize(1);
             assertThat(commands.get()).as("commands for the delete over %d tenants", TENANTS).isLessThanOrEqualTo(20);
+        }
+    }
+
+    @Test
+    void aDeleteWithoutAPreImageIsToldToTheListenerAsABroadcastOfItsSourceAndEventsNamingTheirPartitionAreNot(
+            TestMongo mongo) {
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            for (int tenant = 0; tenant < 3; tenant++) {
+                f.defineView("rows-t" + tenant, "t" + tenant, List.of("orders"), "order_rows", ROWS);
+            }
+            f.collection("orders").insertOne(order("o-1", "t1", "apple", 1, 1));
+            f.start();
+            f.events.clear();
+
+            f.collection("orders").insertOne(order("o-2", "t2", "pear", 2, 1));
+            f.collection("orders").updateOne(Filters.eq("_id", "o-2"), Updates.set("quantity", 3));
+            f.collection("orders").deleteOne(Filters.eq("_id", "o-1"));
+            // One stream thread hands the events over in order: the delete's broadcast comes after the others
+            await().atMost(RecordingListener.WAIT).until(() -> !f.events.broadcasts.isEmpty());
+            f.settle();
+
+            assertThat(f.events.changes).hasValue(3);
+            assertThat(f.events.broadcasts).as("the delete only, once, by its source").containsExactly("orders");
+            assertThat(f.rows("rows-t1", "order_rows")).isEmpty();
+            assertThat(f.rows("rows-t2", "order_rows")).hasSize(1);
         }
     }
 

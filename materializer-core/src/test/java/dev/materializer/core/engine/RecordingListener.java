@@ -31,9 +31,17 @@ final class RecordingListener implements MaterializerListener {
 
     final List<String> reopened = new CopyOnWriteArrayList<>();
 
+    /** The sources of the events that named no partition, in order. */
+    final List<String> broadcasts = new CopyOnWriteArrayList<>();
+
     @Override
     public void onChange(String source, @Nullable Duration lag) {
         changes.incrementAndGet();
+    }
+
+    @Override
+    public void onBroadcastEvent(String source) {
+        broadcasts.add(source);
     }
 
     @Override
@@ -72,6 +80,7 @@ final class RecordingListener implements MaterializerListener {
 
     void clear() {
         passes.clear();
+        broadcasts.clear();
         changes.set(0);
     }
 }

@@ -47,6 +47,11 @@ final class CompositeMaterializerListener implements MaterializerListener {
     }
 
     @Override
+    public void onBroadcastEvent(String source) {
+        each("onBroadcastEvent", listener -> listener.onBroadcastEvent(source));
+    }
+
+    @Override
     public void onPassStarted(ViewKey view) {
         each("onPassStarted", listener -> listener.onPassStarted(view));
     }

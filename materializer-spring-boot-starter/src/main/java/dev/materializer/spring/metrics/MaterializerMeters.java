@@ -35,6 +35,13 @@ public final class MaterializerMeters {
     /** Counter: change events received, by {@link #TAG_SOURCE}. */
     public static final String CHANGES = "materializer.changes";
 
+    /**
+     * Counter: change events that named no partition, so they reached every partition reading their
+     * source (a delete or an update without a pre-image, say), by {@link #TAG_SOURCE}; see
+     * {@link dev.materializer.core.MaterializerListener#onBroadcastEvent}.
+     */
+    public static final String ROUTING_BROADCAST = "materializer.routing.broadcast";
+
     /** Counter: target rows inserted or replaced. */
     public static final String ROWS_WRITTEN = "materializer.rows.written";
 
@@ -63,7 +70,7 @@ public final class MaterializerMeters {
     /** Tag: what a pass recomputed, {@code full} or {@code keys}. */
     public static final String TAG_SCOPE = "scope";
 
-    /** Tag of {@link #CHANGES}: the source collection. */
+    /** Tag of {@link #CHANGES} and {@link #ROUTING_BROADCAST}: the source collection. */
     public static final String TAG_SOURCE = "source";
 
     /**

@@ -23,14 +23,14 @@ import io.micrometer.core.instrument.Timer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns the engine's events into counters and a timer: changes by source, passes by outcome and
- * mode, rows written and removed, and the reconciler's comparisons by result and the rows of drift
+ * Turns the engine's events into counters and a timer: changes by source, the changes that named no
+ * partition (broadcasts) by source, passes by outcome and mode, rows written and removed, and the reconciler's comparisons by result and the rows of drift
  * it found. The auto-configuration adds it to the engine's listeners when Micrometer is present.
  * Every meter is registered before its first event, so each has a series (at zero) from the start:
  * the meters of a fixed tag set (the timer of every outcome, mode and scope; the rows; the
- * reconciler's) when it is created, and the changes of each source read by a view when the engine
- * runs (the sources are known only then; a source first read by a view added later gets its series
- * at its first event). The timer of passes is left out when an {@code Observation} of each pass
+ * reconciler's) when it is created, and the changes and broadcasts of each source read by a view when
+ * the engine runs (the sources are known only then; a source first read by a view added later gets
+ * its series at its first event). The timer of passes is left out when an {@code Observation} of each pass
  * makes it (Boot's meter handler times every observation under its name): one timer per pass, not
  * two. Base units are set only where they are units (seconds), so Prometheus names do not stutter.
  * Thread-safe: meters are looked up once per tag set in concurrent maps.
@@ -42,6 +42,8 @@ public final class MaterializerMetricsListener implements MaterializerListener {
     private final Supplier<@Nullable Materializer> engine;
 
     private final Map<String, Counter> changesBySource = new ConcurrentHashMap<>();
+
+    private final Map<String, Counter> broadcastsBySource = new ConcurrentHashMap<>();
 
     private final Map<PassTags, Timer> passTimers = new ConcurrentHashMap<>();
 
@@ -114,9 +116,15 @@ public final class MaterializerMetricsListener implements MaterializerListener {
         changes(source).increment();
     }
 
+    /** Counts an event that named no partition, by its source. */
+    @Override
+    public void onBroadcastEvent(String source) {
+        broadcasts(source).increment();
+    }
+
     /**
-     * Once the engine runs, its views name the sources: each gets its series of changes at zero. Reads
-     * the engine's views once per start.
+     * Once the engine runs, its views name the sources: each gets its series of changes and of
+     * broadcasts at zero. Reads the engine's views once per start.
      */
     @Override
     public void onStateChanged(EngineState state, @Nullable String reason) {
@@ -126,7 +134,10 @@ public final class MaterializerMetricsListener implements MaterializerListener {
         Materializer materializer = this.engine.get();
         if (materializer != null) {
             for (ViewSnapshot view : materializer.snapshot().views()) {
-                view.sources().forEach(this::changes);
+                view.sources().forEach(source -> {
+                    changes(source);
+                    broadcasts(source);
+                });
             }
         }
     }
@@ -135,6 +146,14 @@ public final class MaterializerMetricsListener implements MaterializerListener {
         return this.changesBySource.computeIfAbsent(source, name -> Counter.builder(MaterializerMeters.CHANGES)
             .tag(MaterializerMeters.TAG_SOURCE, name)
             .description("Change events received from the source collections")
+            .register(this.registry));
+    }
+
+    private Counter broadcasts(String source) {
+        return this.broadcastsBySource.computeIfAbsent(source, name -> Counter
+            .builder(MaterializerMeters.ROUTING_BROADCAST)
+            .tag(MaterializerMeters.TAG_SOURCE, name)
+            .description("Change events that named no partition and so reached every partition reading their source")
             .register(this.registry));
     }
 

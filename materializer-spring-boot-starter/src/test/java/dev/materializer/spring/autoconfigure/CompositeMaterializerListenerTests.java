@@ -35,6 +35,7 @@ class CompositeMaterializerListenerTests {
         PassReport report = new PassReport(VIEW, WriteMode.GENERATION, PassOutcome.CHANGED, 1, 0, Duration.ZERO, null);
 
         composite.onChange("orders", null);
+        composite.onBroadcastEvent("orders");
         composite.onPassStarted(VIEW);
         composite.onPassFinished(report);
         composite.onViewErrored(VIEW, "boom");
@@ -42,7 +43,7 @@ class CompositeMaterializerListenerTests {
         composite.onStateChanged(EngineState.RUNNING, null);
         composite.onReconciled(VIEW, new dev.materializer.core.VerifyReport(VIEW, 1, 0, 0, 0, Duration.ZERO, null), false);
 
-        assertThat(heard).containsExactly("a change", "b change", "a started", "b started", "a finished", "b finished",
+        assertThat(heard).containsExactly("a change", "b change", "a broadcast", "b broadcast", "a started", "b started", "a finished", "b finished",
                 "a errored", "b errored", "a reopened", "b reopened", "a state", "b state", "a reconciled",
                 "b reconciled");
     }
@@ -76,6 +77,11 @@ class CompositeMaterializerListenerTests {
         @Override
         public void onReconciled(ViewKey view, dev.materializer.core.VerifyReport report, boolean drift) {
             hear("reconciled");
+        }
+
+        @Override
+        public void onBroadcastEvent(String source) {
+            hear("broadcast");
         }
 
         @Override

@@ -13,6 +13,7 @@ import dev.materializer.core.WriteMode;
 import dev.materializer.core.view.ViewKey;
 import dev.materializer.spring.testing.RecordingMaterializer;
 import dev.materializer.spring.testing.Snapshots;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -106,6 +107,24 @@ class MaterializerMetricsTests {
         listener.onChange("customers", null);
         assertThat(this.registry.get(MaterializerMeters.CHANGES).tag("source", "orders").counter().count()).isEqualTo(2);
         assertThat(this.registry.get(MaterializerMeters.CHANGES).tag("source", "customers").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void broadcastsAreCountedBySourceApartFromTheChanges() {
+        MaterializerMetricsListener listener = new MaterializerMetricsListener(this.registry);
+        listener.onChange("orders", null);
+        listener.onBroadcastEvent("orders");
+        listener.onBroadcastEvent("orders");
+        listener.onBroadcastEvent("customers");
+
+        Counter orders = this.registry.get(MaterializerMeters.ROUTING_BROADCAST).tag("source", "orders").counter();
+        assertThat(orders.count()).isEqualTo(2);
+        assertThat(orders.getId().getBaseUnit()).as("it counts events: no unit").isNull();
+        assertThat(orders.getId().getDescription()).contains("named no partition");
+        assertThat(this.registry.get(MaterializerMeters.ROUTING_BROADCAST).tag("source", "customers").counter().count())
+            .isEqualTo(1);
+        assertThat(this.registry.get(MaterializerMeters.CHANGES).tag("source", "orders").counter().count())
+            .as("a broadcast is not a change more").isEqualTo(1);
     }
 
     @Test
@@ -213,6 +232,25 @@ class MaterializerMetricsTests {
         listener.onChange("orders", null);
         assertThat(this.registry.get(MaterializerMeters.CHANGES).tag("source", "orders").counter().count()).isEqualTo(1);
         assertThat(this.registry.get(MaterializerMeters.CHANGES).counters()).hasSize(3);
+    }
+
+    @Test
+    void theBroadcastsOfEverySourceReadByAViewExistAtZeroOnceTheEngineRuns() {
+        MaterializerMetricsListener listener = new MaterializerMetricsListener(this.registry, () -> this.engine);
+        this.engine.setSnapshot(Snapshots.running());
+        listener.onStateChanged(EngineState.STARTING, "connecting");
+        assertThat(this.registry.find(MaterializerMeters.ROUTING_BROADCAST).counters()).as("no source known yet")
+            .isEmpty();
+
+        listener.onStateChanged(EngineState.RUNNING, null);
+        for (String source : List.of("orders", "customers", "b_target")) {
+            assertThat(this.registry.get(MaterializerMeters.ROUTING_BROADCAST).tag("source", source).counter().count())
+                .as(source).isZero();
+        }
+        listener.onBroadcastEvent("returns");
+        assertThat(this.registry.get(MaterializerMeters.ROUTING_BROADCAST).tag("source", "returns").counter().count())
+            .as("a source first read later, at its first event").isEqualTo(1);
+        assertThat(this.registry.get(MaterializerMeters.ROUTING_BROADCAST).counters()).hasSize(4);
     }
 
     private double reconciled(String result) {

@@ -82,6 +82,7 @@ class PrometheusFilesTests {
         assertThat(exported()).contains("materializer_views", "materializer_streams_open",
                 "materializer_streams_watched",                 "materializer_passes_in_flight", "materializer_lag_seconds", "materializer_pass_seconds_count",
                 "materializer_pass_seconds_sum", "materializer_pass_seconds_max", "materializer_changes_total",
+                "materializer_routing_broadcast_total",
                 "materializer_rows_written_total", "materializer_rows_removed_total",
                 "materializer_reconcile_drift_total", "materializer_reconcile_views_total");
     }
