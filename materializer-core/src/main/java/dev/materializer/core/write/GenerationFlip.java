@@ -63,12 +63,26 @@ final class GenerationFlip {
      */
     boolean flip(ViewDefinition view, ViewStatus start, Instant serverTimeBefore, long generation, String owner,
             @Nullable PassStatus note) {
-        BsonDocument filter = expecting(view, start.generation(), start.version())
-            .append(views.status("lease.owner"), new BsonString(owner))
-            .append("$expr", views.leaseIsLive());
-        BsonDocument update = flipTo(view, start, serverTimeBefore, generation);
-        unset(update, views.status("lease"));
-        return compareAndSet(null, views.collection(), view, filter, update, note);
+        return send(null, views.collection(), flipModel(view, start, serverTimeBefore, generation, owner, note),
+                note);
+    }
+
+    /**
+     * Sends one compare-and-set made by a model method (the note's state is in it already), and tells
+     * the note whether it matched. An update, not a find-and-modify: every server tells it on the
+     * views stream (the in-process test server tells no find-and-modify), which is how every
+     * instance, this one included, learns the new status.
+     */
+    private static boolean send(@Nullable ClientSession session, MongoCollection<BsonDocument> collection,
+            UpdateOneModel<BsonDocument> write, @Nullable PassStatus note) {
+        BsonDocument filter = (BsonDocument) write.getFilter();
+        BsonDocument update = (BsonDocument) write.getUpdate();
+        boolean matched = (session == null ? collection.updateOne(filter, update)
+                : collection.updateOne(session, filter, update)).getMatchedCount() == 1;
+        if (note != null) {
+            note.landed(matched);
+        }
+        return matched;
     }
 
     /**
@@ -118,25 +132,6 @@ final class GenerationFlip {
     }
 
     /**
-     * Sends a compare-and-set; with a note, the ok state of the pass goes with it. An update, not a
-     * find-and-modify: every server tells it on the views stream (the in-process test server tells
-     * no find-and-modify), which is how every instance, this one included, learns the new status.
-     * @return whether it matched
-     */
-    private boolean compareAndSet(@Nullable ClientSession session, MongoCollection<BsonDocument> collection,
-            ViewDefinition view, BsonDocument filter, BsonDocument update, @Nullable PassStatus note) {
-        if (note != null) {
-            note.addTo(update, views, view);
-        }
-        boolean matched = (session == null ? collection.updateOne(filter, update)
-                : collection.updateOne(session, filter, update)).getMatchedCount() == 1;
-        if (note != null) {
-            note.landed(matched);
-        }
-        return matched;
-    }
-
-    /**
      * Confirms that the rows are right as they stand: a pass that found nothing to write moves the
      * version too, so a pass that started before it and would write an older result gives way. It
      * records the place of the generation too (a status of an engine before places had none).
@@ -151,9 +146,7 @@ final class GenerationFlip {
      * @param note what the status says once the pass ends ok, or null
      */
     boolean confirm(ViewDefinition view, @Nullable Generation expected, long version, @Nullable PassStatus note) {
-        return compareAndSet(null, views.collection(), view, expecting(view, expected, version),
-                new BsonDocument("$inc", inc())
-                    .append("$set", new BsonDocument(views.status(GenerationPlace.FIELD), placeOf(view))), note);
+        return send(null, views.collection(), confirmModel(view, expected, version, note), note);
     }
 
     /** Where the pass of a view writes: what a flip or a confirmation records as the place of its generation. */
@@ -173,14 +166,8 @@ final class GenerationFlip {
      */
     boolean flipInTransaction(ClientSession session, MongoCollection<BsonDocument> viewsInSession,
             ViewDefinition view, ViewStatus start, Instant serverTimeBefore, @Nullable PassStatus note) {
-        long generation = start.attempts() + 1;
-        BsonDocument filter = expecting(view, start.generation(), start.version())
-            .append(views.status(ViewStatus.ATTEMPTS), atCount(start.attempts()))
-            .append("$expr", new BsonDocument("$not", new BsonArray(List.of(views.leaseIsLive()))));
-        BsonDocument update = flipTo(view, start, serverTimeBefore, generation);
-        update.getDocument("$set").append(views.status(ViewStatus.ATTEMPTS), new BsonInt64(generation));
         // The writer forgets the note's status again when the transaction does not commit
-        return compareAndSet(session, viewsInSession, view, filter, update, note);
+        return send(session, viewsInSession, flipInTransactionModel(view, start, serverTimeBefore, note), note);
     }
 
     /**
