@@ -149,11 +149,13 @@ final class BatchedWriter {
         List<Member> unchanged = new ArrayList<>();
         List<Member> changed = new ArrayList<>();
         int changes = 0;
+        // One group, as a lone pass writes its first; with transactions, what one transaction may take
+        int most = transactions == null ? TargetRows.GROUP_SIZE : Math.min(TargetRows.GROUP_SIZE, options.maxTransactionRows());
         for (Member member : merged) {
             if (member.pending() == 0) {
                 unchanged.add(member);
             }
-            else if (changes + member.pending() <= TargetRows.GROUP_SIZE) {
+            else if (changes + member.pending() <= most) {
                 changes += member.pending();
                 changed.add(member);
             }

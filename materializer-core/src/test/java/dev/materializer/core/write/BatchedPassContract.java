@@ -136,7 +136,7 @@ abstract class BatchedPassContract {
     }
 
     /** Three tenants with one view each of the same definition, run once: north 10, south 7 in each. */
-    private static List<ViewDefinition> threeTenants(ViewFixture fixture) {
+    static List<ViewDefinition> threeTenants(ViewFixture fixture) {
         List<ViewDefinition> views = new ArrayList<>();
         int id = 1;
         for (String partition : PARTITIONS) {
@@ -149,7 +149,7 @@ abstract class BatchedPassContract {
         return views;
     }
 
-    private static void addNorthOrders(ViewFixture fixture) {
+    static void addNorthOrders(ViewFixture fixture) {
         int id = 100;
         for (String partition : PARTITIONS) {
             fixture.order(id++, partition, "north", 5);
@@ -157,7 +157,7 @@ abstract class BatchedPassContract {
     }
 
     /** A view document of the shared definition: views of one definition share its fingerprint. */
-    private static ViewDefinition sharedView(ViewFixture fixture, String id, String partition) {
+    static ViewDefinition sharedView(ViewFixture fixture, String id, String partition) {
         List<BsonDocument> pipeline = Arrays.stream(ViewFixture.REVENUE_BY_SHOP).map(BsonDocument::parse).toList();
         fixture.views().insertOne(new BsonDocument("_id", new BsonString(id))
             .append(fixture.options.partitionField(), new BsonString(partition))
@@ -169,7 +169,7 @@ abstract class BatchedPassContract {
     }
 
     /** Each view's pass restricted to the shop north, as the planner restricts a group-by key. */
-    private static List<BatchMember> northOf(ViewFixture fixture, List<ViewDefinition> views) {
+    static List<BatchMember> northOf(ViewFixture fixture, List<ViewDefinition> views) {
         List<BatchMember> members = new ArrayList<>();
         for (ViewDefinition view : views) {
             members.add(new BatchMember(view, new KeyScope(List.of(BsonDocument.parse("{$match: {shop: 'north'}}"),
