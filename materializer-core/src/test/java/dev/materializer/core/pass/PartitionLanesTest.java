@@ -185,4 +185,32 @@ class PartitionLanesTest {
         assertThatThrownBy(() -> future.get(0, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
             .cause().isInstanceOf(EngineClosedException.class).hasMessageContaining("closed");
     }
+
+    @Test
+    void aHeldLaneStartsNoTaskUntilItsHoldEndsAndABusyLaneCannotBeHeld() throws Exception {
+        PartitionLanes.Held held = lanes.hold("acme", 1);
+        assertThat(held).isNotNull();
+        assertThat(lanes.hold("acme", 1)).as("held once at a time").isNull();
+        AtomicInteger ran = new AtomicInteger();
+        CompletableFuture<Object> waiting = lanes.submit("acme", () -> ran.incrementAndGet());
+        Thread.sleep(100); // long enough for a turn of the pool: it must not start the task
+        assertThat(ran.get()).isZero();
+
+        held.close();
+        waiting.get(5, TimeUnit.SECONDS);
+        assertThat(ran.get()).isOne();
+
+        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        CompletableFuture<Object> busy = lanes.submit("acme", () -> {
+            running.countDown();
+            finish.await(5, TimeUnit.SECONDS);
+            return null;
+        });
+        assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(lanes.hold("acme", 1)).as("a lane running a task").isNull();
+        finish.countDown();
+        busy.get(5, TimeUnit.SECONDS);
+        assertThat(lanes.awaitIdle(Duration.ofSeconds(5))).isTrue();
+    }
 }
