@@ -6,17 +6,16 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
 
-import dev.materializer.core.incremental.ViewShape;
 import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewState;
 
 /**
- * Which marked views may run in a batch with the views of other partitions: a key-scoped pass of a
- * view that is {@code ok}, keyed, reads no other view's target, and whose partition has no contested
- * target and no handover to judge. Anything else — an errored view (only a whole pass tells whether
- * it still is), a mark without keys, a view over a view, a shared target — runs in its partition's
- * own pass, as before. A batch changes how many commands the views cost, never which views run.
+ * Which marked views may run in a batch with the views of other partitions: a view that is
+ * {@code ok}, reads no other view's target, and whose partition has no contested target and no
+ * catch-up or handover to judge — key-scoped or whole, as its marks plan it. Anything else — an
+ * errored view (its error is judged by a pass of its own), a view over a view, a shared target, a
+ * catch-up — runs in its partition's own pass, as before. A batch changes how many commands the views cost, never which views run.
  *
  * <p>Threads: the lanes' pool threads; reads the registry (synchronized) only.
  */
@@ -72,21 +71,16 @@ final class BatchSelection {
         }
         List<ViewDefinition> batchable = new ArrayList<>();
         for (ViewDefinition view : views) {
-            if (marks.affects(view.key().id(), view.collections()) && mayBatch(view, marks)) {
+            if (marks.affects(view.key().id(), view.collections()) && mayBatch(view)) {
                 batchable.add(view);
             }
         }
         return batchable;
     }
 
-    private boolean mayBatch(ViewDefinition view, DirtySources marks) {
-        if (registry.find(view.partition(), view.key().id()) != view || registry.isBlocked(view.key())
-                || registry.state(view.key()) != ViewState.OK) {
-            return false;
-        }
-        ViewShape shape = registry.shape(view.key());
-        return shape != null && shape.isIncremental()
-                && !marks.keysOf(view.key().id(), view.collections()).needsFullPass()
-                && !readsViewTargets.test(view);
+    private boolean mayBatch(ViewDefinition view) {
+        // Key-scoped or whole, as its marks plan it: a whole pass batches too while the views are small
+        return registry.find(view.partition(), view.key().id()) == view && !registry.isBlocked(view.key())
+                && registry.state(view.key()) == ViewState.OK && !readsViewTargets.test(view);
     }
 }

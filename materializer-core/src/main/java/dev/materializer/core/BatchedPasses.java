@@ -22,6 +22,7 @@ import dev.materializer.core.write.BatchRun;
 import dev.materializer.core.write.PassStatus;
 import dev.materializer.core.write.ViewRunner;
 import org.bson.BsonTimestamp;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -132,12 +133,13 @@ final class BatchedPasses {
             DirtySources dirty = batch.get(partition);
             for (ViewDefinition view : batching.batchable(partition, dirty)) {
                 PassPlanner.Plan plan = passes.plan(current, view, dirty);
-                if (plan.scope() != null) {
-                    PassStatus note = new PassStatus(clock.now(), passes.covered(view, dirty, retriesOf.get(partition)),
-                            passes.targetsRead(view));
-                    groups.computeIfAbsent(view.fingerprint() + "\0" + view.targetCollection(), key -> new ArrayList<>())
-                        .add(new Batched(new BatchMember(view, plan.scope(), note), dirty, retriesOf.get(partition)));
-                }
+                PassStatus note = new PassStatus(clock.now(), passes.covered(view, dirty, retriesOf.get(partition)),
+                        passes.targetsRead(view));
+                // Key-scoped and whole passes batch apart: a batch is of one kind
+                String group = view.fingerprint() + "\0" + view.targetCollection() + (plan.scope() == null ? "\0whole" : "");
+                groups.computeIfAbsent(group, key -> new ArrayList<>())
+                    .add(new Batched(new BatchMember(view, plan.scope(), note), plan.wholeBecause(), dirty,
+                            retriesOf.get(partition)));
             }
         }
         for (List<Batched> group : groups.values()) {
@@ -156,7 +158,7 @@ final class BatchedPasses {
     }
 
     /** One view of a batch: its member, and the marks and retries of its partition's pass. */
-    private record Batched(BatchMember member, DirtySources dirty, DirtySources retries) {
+    private record Batched(BatchMember member, @Nullable String wholeBecause, DirtySources dirty, DirtySources retries) {
     }
 
     /**
@@ -185,6 +187,10 @@ final class BatchedPasses {
             ViewDefinition view = batched.member().view();
             PassReport report = run.reports().get(view.key());
             if (report != null) {
+                if (batched.wholeBecause() != null) {
+                    // Why it ran whole, as a lone pass says, and that it ran in a batch
+                    report = report.scoped(PassScope.FULL, batched.wholeBecause() + "; " + report.scopeNote());
+                }
                 // Told as it ends: a batch has no moment of its own at which each view starts
                 listener.onPassStarted(view.key());
                 PassStatus note = batched.member().note();

@@ -8,9 +8,9 @@ import org.jspecify.annotations.Nullable;
  * once the pass ends ok.
  *
  * @param view the view
- * @param scope the keys to recompute: a batch runs key-scoped passes only
+ * @param scope the keys to recompute, or null for a whole pass (a batch is all of one kind)
  * @param note what the status says once the pass ends ok, sent with its flip or confirmation; null to
  *     write the result only
  */
-public record BatchMember(ViewDefinition view, KeyScope scope, @Nullable PassStatus note) {
+public record BatchMember(ViewDefinition view, @Nullable KeyScope scope, @Nullable PassStatus note) {
 }

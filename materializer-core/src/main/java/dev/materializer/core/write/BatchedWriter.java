@@ -12,6 +12,7 @@ import java.util.Set;
 import com.mongodb.MongoException;
 import com.mongodb.bulk.BulkWriteResult;
 import com.mongodb.client.ClientSession;
+import com.mongodb.client.FindIterable;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
@@ -42,14 +43,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the key-scoped passes of several views of one definition and one target — one view per
- * partition — in a fixed number of commands, whatever the number of views: one read of their
+ * Writes the passes of several views of one definition and one target — one view per partition,
+ * all key-scoped or all whole — in a fixed number of commands, whatever the number of views: one read of their
  * statuses, one sweep, one aggregate (a {@code $facet} with each view's guarded, restricted
  * pipeline as a branch, behind one {@code $match} that is the union of the branches' leading ones),
  * one read of their stored rows, one count when views grow, and then, without transactions, one
  * bulk take of their leases, one bulk write of every row version and one bulk of their flips; with
  * transactions, the flips and the rows in one transaction. Views whose results are unchanged are
- * confirmed in one bulk.
+ * confirmed in one bulk. Whole passes hold every result and stored row in memory, so a batch of them
+ * runs only while both are at most one group ({@value TargetRows#GROUP_SIZE} rows); a larger one is
+ * handed back whole.
  *
  * <p>What it guarantees, view by view, exactly what {@link VersionedWriter} guarantees for one: each
  * flip and confirmation is that view's own compare-and-set on its generation and write version (and
@@ -208,7 +211,9 @@ final class BatchedWriter {
         List<Member> runnable = new ArrayList<>();
         for (Member member : members) {
             try {
-                List<BsonDocument> branch = reader.guarded(member.view(), member.asked.scope().pipeline(), Map.of());
+                KeyScope scope = member.asked.scope();
+                List<BsonDocument> branch = reader.guarded(member.view(),
+                        scope == null ? member.view().pipeline() : scope.pipeline(), Map.of());
                 leading.add(leadingMatch(branch, member.view()));
                 facets.append(Integer.toString(runnable.size()), new BsonArray(branch));
                 runnable.add(member);
@@ -225,7 +230,12 @@ final class BatchedWriter {
                 new BsonDocument("$facet", facets));
         List<BsonDocument> result = reader.aggregate(runnable.get(0).view().primarySource(), pipeline);
         BsonDocument branches = result.isEmpty() ? new BsonDocument() : result.get(0);
-        Map<String, List<BsonDocument>> stored = storedRows(runnable);
+        boolean whole = runnable.get(0).asked.scope() == null;
+        if (whole && rowsIn(branches) > TargetRows.GROUP_SIZE) {
+            // Whole passes batch while they are small: a large view costs its rows, not its round trips
+            throw new ViewRunException("the whole results of the batch have more than " + TargetRows.GROUP_SIZE + " rows");
+        }
+        Map<String, List<BsonDocument>> stored = storedRows(runnable, whole);
         List<Member> merged = new ArrayList<>();
         for (int i = 0; i < runnable.size(); i++) {
             Member member = runnable.get(i);
@@ -247,6 +257,14 @@ final class BatchedWriter {
         return merged;
     }
 
+    private static int rowsIn(BsonDocument branches) {
+        int rows = 0;
+        for (BsonValue branch : branches.values()) {
+            rows += branch.isArray() ? branch.asArray().size() : 0;
+        }
+        return rows;
+    }
+
     /** The conjunction of a branch's leading {@code $match} stages: the documents it can read. */
     private BsonDocument leadingMatch(List<BsonDocument> branch, ViewDefinition view) {
         List<BsonValue> matches = new ArrayList<>();
@@ -264,23 +282,39 @@ final class BatchedWriter {
         return matches.size() == 1 ? matches.get(0).asDocument() : new BsonDocument("$and", new BsonArray(matches));
     }
 
-    /** The stored versions of every member's row ids in its current generation, per partition, in {@code _viewRow} order. */
-    private Map<String, List<BsonDocument>> storedRows(List<Member> members) {
+    /**
+     * The stored versions of every member's row ids in its current generation (every row, for whole
+     * passes), per partition, in {@code _viewRow} order.
+     * @throws ViewRunException when whole passes store more rows than one group: they run alone
+     */
+    private Map<String, List<BsonDocument>> storedRows(List<Member> members, boolean whole) throws ViewRunException {
         List<BsonValue> filters = new ArrayList<>(members.size());
         for (Member member : members) {
-            filters.add(rows.inGeneration(member.view().partition(), member.start.generation())
-                .append(ViewFilter.ROW_FIELD, new BsonDocument("$in", new BsonArray(member.asked.scope().rowIds()))));
+            BsonDocument filter = rows.inGeneration(member.view().partition(), member.start.generation());
+            KeyScope scope = member.asked.scope();
+            if (scope != null) {
+                filter.append(ViewFilter.ROW_FIELD, new BsonDocument("$in", new BsonArray(scope.rowIds())));
+            }
+            filters.add(filter);
+        }
+        FindIterable<BsonDocument> found = target(members.get(0).view()).find(new BsonDocument("$or", new BsonArray(filters)))
+            .projection(Projections.include("_id", rows.partitionField(), ViewFilter.ROW_FIELD, ViewFilter.HASH_FIELD))
+            .sort(Sorts.ascending(rows.partitionField(), ViewFilter.ROW_FIELD));
+        if (whole) {
+            found = found.limit(TargetRows.GROUP_SIZE + 1);
         }
         Map<String, List<BsonDocument>> byPartition = new HashMap<>();
-        target(members.get(0).view()).find(new BsonDocument("$or", new BsonArray(filters)))
-            .projection(Projections.include("_id", rows.partitionField(), ViewFilter.ROW_FIELD, ViewFilter.HASH_FIELD))
-            .sort(Sorts.ascending(rows.partitionField(), ViewFilter.ROW_FIELD))
-            .forEach(version -> {
-                BsonValue partition = version.get(rows.partitionField());
-                if (partition != null && partition.isString()) {
-                    byPartition.computeIfAbsent(partition.asString().getValue(), key -> new ArrayList<>()).add(version);
-                }
-            });
+        int read = 0;
+        for (BsonDocument version : found) {
+            read++;
+            BsonValue partition = version.get(rows.partitionField());
+            if (partition != null && partition.isString()) {
+                byPartition.computeIfAbsent(partition.asString().getValue(), key -> new ArrayList<>()).add(version);
+            }
+        }
+        if (whole && read > TargetRows.GROUP_SIZE) {
+            throw new ViewRunException("the views of the batch store more than " + TargetRows.GROUP_SIZE + " rows");
+        }
         return byPartition;
     }
 
@@ -291,7 +325,8 @@ final class BatchedWriter {
     private List<Member> withinMaxRows(List<Member> members, List<BatchMember> handedBack) {
         List<BsonValue> growing = new ArrayList<>();
         for (Member member : members) {
-            if (member.rowsAdded - member.rowsRemoved > 0) {
+            // A whole result is counted as it is read (maxRows); a key-scoped one only adds to the stored rows
+            if (member.asked.scope() != null && member.rowsAdded - member.rowsRemoved > 0) {
                 growing.add(rows.inGeneration(member.view().partition(), member.start.generation()));
             }
         }
@@ -311,7 +346,7 @@ final class BatchedWriter {
         List<Member> within = new ArrayList<>();
         for (Member member : members) {
             long growth = member.rowsAdded - member.rowsRemoved;
-            if (growth > 0 && counts.getOrDefault(member.view().partition(), 0L) + growth > options.maxRows()) {
+            if (member.asked.scope() != null && growth > 0 && counts.getOrDefault(member.view().partition(), 0L) + growth > options.maxRows()) {
                 handedBack.add(member.asked);
             }
             else {
@@ -531,9 +566,11 @@ final class BatchedWriter {
 
     private static PassReport report(Member member, PassOutcome outcome, WriteMode mode, long started) {
         // The note says it ran in a batch: the endpoint shows it with the view's last pass
+        KeyScope scope = member.asked.scope();
+        String batch = "in a batch of " + member.batch + " views";
         return new PassReport(member.view().key(), mode, outcome, member.rowsWritten, member.rowsRemoved,
                 Duration.ofNanos(System.nanoTime() - started), null)
-            .scoped(PassScope.KEYS, member.asked.scope().description() + ", in a batch of " + member.batch + " views");
+            .scoped(scope == null ? PassScope.FULL : PassScope.KEYS, scope == null ? batch : scope.description() + ", " + batch);
     }
 
     private static PassReport gaveWay(Member member, String why, long started) {
@@ -554,7 +591,8 @@ final class BatchedWriter {
 
         private final ObjectId attemptId = new ObjectId();
 
-        private final Set<String> scope = new HashSet<>();
+        /** The id keys of the rows a key-scoped pass may write; null for a whole pass. */
+        private final @Nullable Set<String> scope;
 
         private final List<ResultRow> added = new ArrayList<>();
 
@@ -578,7 +616,11 @@ final class BatchedWriter {
             this.start = start;
             this.serverTime = serverTime;
             this.owner = options.instanceId() + "/" + attemptId.toHexString();
-            asked.scope().rowIds().forEach(id -> scope.add(hasher.idKey(id)));
+            KeyScope keys = asked.scope();
+            this.scope = keys == null ? null : new HashSet<>();
+            if (keys != null) {
+                keys.rowIds().forEach(id -> scope.add(hasher.idKey(id)));
+            }
         }
 
         ViewDefinition view() {
@@ -621,7 +663,7 @@ final class BatchedWriter {
         }
 
         private void requireInScope(ResultRow row) throws OutsideKeyScopeException {
-            if (!scope.contains(hasher.idKey(row.id()))) {
+            if (scope != null && !scope.contains(hasher.idKey(row.id()))) {
                 throw new OutsideKeyScopeException(row.id());
             }
         }

@@ -237,12 +237,13 @@ public final class ViewRunner {
     }
 
     /**
-     * Runs the key-scoped passes of several views of one definition and one target together, each
-     * of another partition, in a fixed number of round trips ({@link BatchedWriter}). Each view's
+     * Runs the passes of several views of one definition and one target together — each of another
+     * partition, all key-scoped or all whole — in a fixed number of round trips ({@link BatchedWriter}). Each view's
      * outcome is its own: its flip is its own compare-and-set, so one that gives way gives way alone.
      * A view the batch cannot handle exactly as its own pass would is handed back untouched, to run
      * with {@link #run(ViewDefinition, KeyScope, PassStatus, boolean)}.
-     * @param members the views, with their key scopes and notes; none reads another view's target
+     * @param members the views, with their key scopes (null for whole passes) and notes; none reads
+     *     another view's target
      * @return the reports of the views it ran, and the members handed back
      * @throws MongoException only when the deployment fails; every member then runs again
      */
@@ -253,8 +254,9 @@ public final class ViewRunner {
         String target = members.get(0).view().targetCollection();
         for (BatchMember member : members) {
             if (!member.view().targetCollection().equals(target)
-                    || !member.view().fingerprint().equals(members.get(0).view().fingerprint())) {
-                throw new IllegalArgumentException("a batch is of one definition and one target: "
+                    || !member.view().fingerprint().equals(members.get(0).view().fingerprint())
+                    || (member.scope() == null) != (members.get(0).scope() == null)) {
+                throw new IllegalArgumentException("a batch is of one definition, one target and one kind of pass: "
                         + member.view().key() + " is not");
             }
         }

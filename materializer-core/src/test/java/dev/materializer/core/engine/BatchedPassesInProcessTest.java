@@ -46,6 +46,51 @@ class BatchedPassesInProcessTest {
         assertThat(batched).as("commands of the burst's passes, batched (alone: %d)", alone).isLessThan(alone / 2);
     }
 
+    @Test
+    void aDeleteWithoutItsPartitionReachesEveryTenantOfAGroupByViewAndTheirWholePassesRunInBatches(TestMongo mongo) {
+        AtomicLong commands = new AtomicLong();
+        CommandListener counting = new CommandListener() {
+            @Override
+            public void commandStarted(CommandStartedEvent event) {
+                BsonValue collection = event.getCommand().get(event.getCommandName());
+                if (Thread.currentThread().getName().startsWith("materializer-pass") && !(collection != null
+                        && collection.isString() && collection.asString().getValue().equals(CHECKPOINTS))) {
+                    commands.incrementAndGet();
+                }
+            }
+        };
+        MongoClient client = MongoClients.create(MongoClientSettings.builder()
+            .applyConnectionString(mongo.connectionString()).addCommandListener(counting).build());
+        try (client; EngineFixture f = new EngineFixture(mongo, client, new ManualClock(), builder -> builder)) {
+            List<Document> orders = new ArrayList<>();
+            for (int tenant = 0; tenant < TENANTS; tenant++) {
+                orders.add(order("o-" + tenant, "t" + tenant, "apple", 1, 2));
+                orders.add(order("p-" + tenant, "t" + tenant, "pear", 1, 3));
+                f.defineView("revenue-t" + tenant, "t" + tenant, List.of("orders"), "revenue", REVENUE);
+            }
+            f.collection("orders").insertMany(orders);
+            f.start();
+            f.events.clear();
+            commands.set(0);
+
+            // No pre-image: the event names only the id, so every tenant's view runs, and runs whole
+            f.collection("orders").deleteOne(com.mongodb.client.model.Filters.eq("_id", "p-7"));
+            long written = System.nanoTime();
+            await().atMost(RecordingListener.WAIT).until(() -> EngineProbe.quiescence(f.engine, written)
+                .streamsBehind().isEmpty() && EngineProbe.quiescence(f.engine, written).backlog().dirty().size() == TENANTS);
+            f.settle();
+
+            assertThat(f.events.passes).hasSize(TENANTS);
+            assertThat(f.events.passes).extracting(report -> report.scope()).containsOnly(PassScope.FULL);
+            assertThat(f.events.passes).filteredOn(report -> report.scopeNote() != null
+                    && report.scopeNote().contains("in a batch")).as("whole passes run in batches").isNotEmpty();
+            assertThat(f.rows("revenue-t7", "revenue")).containsExactly(row("apple", "revenue", 2));
+            assertThat(f.rows("revenue-t8", "revenue")).containsExactly(row("apple", "revenue", 2), row("pear", "revenue", 3));
+            assertThat(commands.get()).as("commands of %d whole passes (alone: about 7 each)", TENANTS)
+                .isLessThan(TENANTS * 7 / 2);
+        }
+    }
+
     /** The burst with batching off, in a fresh database of the same server: the figure before. */
     private static long burstAgain(TestMongo mongo) {
         TestMongo other = new TestMongo(mongo.kind(), mongo.connectionString(), mongo.client(),

@@ -123,6 +123,46 @@ abstract class BatchedPassContract {
     }
 
     @Test
+    void aBatchOfWholePassesRecomputesEachViewAndSaysItRanWhole(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo);
+        List<ViewDefinition> views = threeTenants(fixture);
+        addNorthOrders(fixture);
+        List<BatchMember> whole = new ArrayList<>();
+        views.forEach(view -> whole.add(new BatchMember(view, null, null)));
+
+        BatchRun run = fixture.groupsRunner().runBatch(whole);
+
+        assertThat(run.handedBack()).isEmpty();
+        assertThat(run.reports().values()).extracting(PassReport::outcome).containsOnly(PassOutcome.CHANGED);
+        assertThat(run.reports().values()).extracting(PassReport::scope).containsOnly(PassScope.FULL);
+        for (ViewDefinition view : views) {
+            assertThat(fixture.readField(view, "total")).as(view.partition()).containsExactly(entry("north", 15), entry("south", 7));
+        }
+    }
+
+    @Test
+    void wholePassesOfViewsLargerThanAGroupAreHandedBackUntouched(TestMongo mongo) {
+        ViewFixture fixture = new ViewFixture(mongo);
+        List<ViewDefinition> views = new ArrayList<>();
+        ViewRunner runner = fixture.groupsRunner();
+        for (String partition : List.of("acme", "globex")) {
+            for (int i = 0; i < 600; i++) {
+                fixture.order(partition + "-" + i, partition, "shop-" + i, 1);
+            }
+            ViewDefinition view = sharedView(fixture, "amounts-" + partition, partition, ViewFixture.AMOUNTS);
+            runner.run(view);
+            views.add(view);
+        }
+        List<BatchMember> whole = new ArrayList<>();
+        views.forEach(view -> whole.add(new BatchMember(view, null, null)));
+
+        BatchRun run = runner.runBatch(whole);
+
+        assertThat(run.reports()).as("1,200 rows: each view runs alone").isEmpty();
+        assertThat(run.handedBack()).hasSize(2);
+    }
+
+    @Test
     void aBatchIsOfOneDefinitionAndOneTarget(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
         List<ViewDefinition> views = threeTenants(fixture);
@@ -132,7 +172,7 @@ abstract class BatchedPassContract {
 
         org.assertj.core.api.Assertions.assertThatIllegalArgumentException()
             .isThrownBy(() -> fixture.groupsRunner().runBatch(members))
-            .withMessageContaining("one definition and one target");
+            .withMessageContaining("one definition, one target and one kind of pass");
     }
 
     /** Three tenants with one view each of the same definition, run once: north 10, south 7 in each. */
@@ -158,14 +198,19 @@ abstract class BatchedPassContract {
 
     /** A view document of the shared definition: views of one definition share its fingerprint. */
     static ViewDefinition sharedView(ViewFixture fixture, String id, String partition) {
-        List<BsonDocument> pipeline = Arrays.stream(ViewFixture.REVENUE_BY_SHOP).map(BsonDocument::parse).toList();
+        return sharedView(fixture, id, partition, ViewFixture.REVENUE_BY_SHOP);
+    }
+
+    /** A view document of a shared definition of the given stages. */
+    static ViewDefinition sharedView(ViewFixture fixture, String id, String partition, String[] stages) {
+        List<BsonDocument> pipeline = Arrays.stream(stages).map(BsonDocument::parse).toList();
         fixture.views().insertOne(new BsonDocument("_id", new BsonString(id))
             .append(fixture.options.partitionField(), new BsonString(partition))
             .append("collections", new BsonArray(List.<BsonValue>of(new BsonString(ViewFixture.SOURCE))))
             .append("pipeline", new BsonArray(pipeline))
             .append("targetCollection", new BsonString(ViewFixture.TARGET)));
         return new ViewDefinition(new BsonString(id), partition, List.of(ViewFixture.SOURCE), pipeline,
-                ViewFixture.TARGET, Map.of(), "fingerprint-revenue-by-shop");
+                ViewFixture.TARGET, Map.of(), "fingerprint-" + String.join(",", stages));
     }
 
     /** Each view's pass restricted to the shop north, as the planner restricts a group-by key. */
