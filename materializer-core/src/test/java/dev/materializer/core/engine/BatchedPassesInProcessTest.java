@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
+import com.mongodb.client.model.Filters;
 import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandStartedEvent;
 import dev.materializer.core.EngineProbe;
@@ -49,35 +50,14 @@ class BatchedPassesInProcessTest {
     @Test
     void aDeleteWithoutItsPartitionReachesEveryTenantOfAGroupByViewAndTheirWholePassesRunInBatches(TestMongo mongo) {
         AtomicLong commands = new AtomicLong();
-        CommandListener counting = new CommandListener() {
-            @Override
-            public void commandStarted(CommandStartedEvent event) {
-                BsonValue collection = event.getCommand().get(event.getCommandName());
-                if (Thread.currentThread().getName().startsWith("materializer-pass") && !(collection != null
-                        && collection.isString() && collection.asString().getValue().equals(CHECKPOINTS))) {
-                    commands.incrementAndGet();
-                }
-            }
-        };
-        MongoClient client = MongoClients.create(MongoClientSettings.builder()
-            .applyConnectionString(mongo.connectionString()).addCommandListener(counting).build());
+        MongoClient client = countingClient(mongo, commands);
         try (client; EngineFixture f = new EngineFixture(mongo, client, new ManualClock(), builder -> builder)) {
-            List<Document> orders = new ArrayList<>();
-            for (int tenant = 0; tenant < TENANTS; tenant++) {
-                orders.add(order("o-" + tenant, "t" + tenant, "apple", 1, 2));
-                orders.add(order("p-" + tenant, "t" + tenant, "pear", 1, 3));
-                f.defineView("revenue-t" + tenant, "t" + tenant, List.of("orders"), "revenue", REVENUE);
-            }
-            f.collection("orders").insertMany(orders);
-            f.start();
-            f.events.clear();
+            startTenants(f);
             commands.set(0);
 
             // No pre-image: the event names only the id, so every tenant's view runs, and runs whole
-            f.collection("orders").deleteOne(com.mongodb.client.model.Filters.eq("_id", "p-7"));
-            long written = System.nanoTime();
-            await().atMost(RecordingListener.WAIT).until(() -> EngineProbe.quiescence(f.engine, written)
-                .streamsBehind().isEmpty() && EngineProbe.quiescence(f.engine, written).backlog().dirty().size() == TENANTS);
+            f.collection("orders").deleteOne(Filters.eq("_id", "p-7"));
+            awaitEveryTenantMarked(f, System.nanoTime());
             f.settle();
 
             assertThat(f.events.passes).hasSize(TENANTS);
@@ -106,30 +86,10 @@ class BatchedPassesInProcessTest {
     /** Runs the burst with a batch size and returns the commands the passes sent. */
     private static long burst(TestMongo mongo, int batchSize) {
         AtomicLong commands = new AtomicLong();
-        CommandListener counting = new CommandListener() {
-            @Override
-            public void commandStarted(CommandStartedEvent event) {
-                // The passes' commands (the checkpoints' reads that run on those threads are not theirs)
-                BsonValue collection = event.getCommand().get(event.getCommandName());
-                if (Thread.currentThread().getName().startsWith("materializer-pass") && !(collection != null
-                        && collection.isString() && collection.asString().getValue().equals(CHECKPOINTS))) {
-                    commands.incrementAndGet();
-                }
-            }
-        };
-        MongoClient client = MongoClients.create(MongoClientSettings.builder()
-            .applyConnectionString(mongo.connectionString()).addCommandListener(counting).build());
+        MongoClient client = countingClient(mongo, commands);
         try (client; EngineFixture f = new EngineFixture(mongo, client, new ManualClock(),
                 builder -> builder.passBatchSize(batchSize))) {
-            List<Document> orders = new ArrayList<>();
-            for (int tenant = 0; tenant < TENANTS; tenant++) {
-                orders.add(order("o-" + tenant, "t" + tenant, "apple", 1, 2));
-                orders.add(order("p-" + tenant, "t" + tenant, "pear", 1, 3));
-                f.defineView("revenue-t" + tenant, "t" + tenant, List.of("orders"), "revenue", REVENUE);
-            }
-            f.collection("orders").insertMany(orders);
-            f.start();
-            f.events.clear();
+            startTenants(f);
             commands.set(0);
 
             List<Document> burst = new ArrayList<>();
@@ -137,10 +97,7 @@ class BatchedPassesInProcessTest {
                 burst.add(order("q-" + tenant, "t" + tenant, "apple", 1, 2));
             }
             f.collection("orders").insertMany(burst);
-            long written = System.nanoTime();
-            // Every tenant marked before the debounce runs out, as in a burst
-            await().atMost(RecordingListener.WAIT).until(() -> EngineProbe.quiescence(f.engine, written)
-                .streamsBehind().isEmpty() && EngineProbe.quiescence(f.engine, written).backlog().dirty().size() == TENANTS);
+            awaitEveryTenantMarked(f, System.nanoTime());
             f.settle();
 
             assertThat(f.events.passes).hasSize(TENANTS);
@@ -163,5 +120,40 @@ class BatchedPassesInProcessTest {
             // sweep's removals are asserted where the server's time passes the grace.)
             return burstCommands;
         }
+    }
+
+    /** A client whose commands on the pass threads are counted (the checkpoints' reads that run there are not a pass's). */
+    private static MongoClient countingClient(TestMongo mongo, AtomicLong commands) {
+        CommandListener counting = new CommandListener() {
+            @Override
+            public void commandStarted(CommandStartedEvent event) {
+                BsonValue collection = event.getCommand().get(event.getCommandName());
+                if (Thread.currentThread().getName().startsWith("materializer-pass") && !(collection != null
+                        && collection.isString() && collection.asString().getValue().equals(CHECKPOINTS))) {
+                    commands.incrementAndGet();
+                }
+            }
+        };
+        return MongoClients.create(MongoClientSettings.builder()
+            .applyConnectionString(mongo.connectionString()).addCommandListener(counting).build());
+    }
+
+    /** Every tenant with an apple and a pear order and its revenue view, run once; the engine idle. */
+    private static void startTenants(EngineFixture f) {
+        List<Document> orders = new ArrayList<>();
+        for (int tenant = 0; tenant < TENANTS; tenant++) {
+            orders.add(order("o-" + tenant, "t" + tenant, "apple", 1, 2));
+            orders.add(order("p-" + tenant, "t" + tenant, "pear", 1, 3));
+            f.defineView("revenue-t" + tenant, "t" + tenant, List.of("orders"), "revenue", REVENUE);
+        }
+        f.collection("orders").insertMany(orders);
+        f.start();
+        f.events.clear();
+    }
+
+    /** Waits until the streams heard what was written before {@code since} and every tenant is marked, as in a burst. */
+    private static void awaitEveryTenantMarked(EngineFixture f, long since) {
+        await().atMost(RecordingListener.WAIT).until(() -> EngineProbe.quiescence(f.engine, since).streamsBehind().isEmpty()
+                && EngineProbe.quiescence(f.engine, since).backlog().dirty().size() == TENANTS);
     }
 }
