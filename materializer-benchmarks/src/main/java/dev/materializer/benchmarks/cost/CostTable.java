@@ -63,6 +63,9 @@ final class CostTable {
         if (rows.contains(CostRow.BURST)) {
             of(run, Scenario.BurstAcrossTenants.class).forEach(burst -> printBurst(burst, out));
         }
+        if (rows.contains(CostRow.ROLLING)) {
+            RollingTable.printSummary(run.rollingRestarts(), out);
+        }
     }
 
     private static void printPerDocument(List<Result> perDocument, PrintStream out) {
@@ -205,6 +208,10 @@ final class CostTable {
 
     private static void printDetails(Run run, PrintStream out) {
         printBursts(run, out);
+        RollingTable.printDetails(run.rollingRestarts(), out);
+        if (run.results().isEmpty()) {
+            return;
+        }
         out.println("### Per scenario");
         out.println();
         out.println("| scenario | rows written to the targets | stored rows read | source documents: passed the leading"
