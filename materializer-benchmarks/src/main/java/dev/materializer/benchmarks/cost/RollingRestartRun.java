@@ -27,6 +27,7 @@ import dev.materializer.core.PassScope;
 import dev.materializer.core.cluster.Rendezvous;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.core.view.ViewState;
+import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.jspecify.annotations.Nullable;
 
@@ -49,7 +50,10 @@ import org.jspecify.annotations.Nullable;
  * stop or a start known, then rounds of one second (every debounce and its longest delay), each
  * followed by a wait until every instance is idle and {@link ScenarioRun#QUIET_MILLIS} for what its
  * passes caused, until two rounds in a row start no pass, hear no change and leave every instance
- * caught up. Heartbeats are judged in the server's time, so while it waits the run also beats for
+ * caught up; then, once any instance has a position of {@code orders}, moves of 6 s (past the
+ * streams' checkpoint interval) until every instance saved a checkpoint of it under the live set,
+ * nothing pending: a cluster whose instances take seconds to restart has that between two steps.
+ * Heartbeats are judged in the server's time, so while it waits the run also beats for
  * every running instance every {@link #KEEP_ALIVE} of wall time ({@link EngineDiagnostics#beat}):
  * without that, a long wait would let the others count an instance dead.
  *
@@ -379,23 +383,44 @@ final class RollingRestartRun implements AutoCloseable {
         int passesBefore = passLog.size();
         long heardBefore = heard();
         setup.write(data, List.of(RollingRestart.partition(0)), writes++);
-        boolean done = awaitHeard(heardBefore + 1) && settle(true);
-        long deadline = System.nanoTime() + EngineRun.WAIT.toNanos();
-        while (done && !everyInstanceCheckpointed()) {
-            if (System.nanoTime() > deadline) {
-                done = false;
-                break;
-            }
-            clock.advance(CHECKPOINT_STEP);
-            awaitIdle(deadline);
-            Meter.sleep(ScenarioRun.QUIET_MILLIS);
-        }
-        done &= settle(true);
+        boolean done = awaitHeard(heardBefore + 1) && settle(true) && awaitCheckpoints();
         return new WarmUp(done, passLog.size() - passesBefore, seconds(began));
     }
 
-    private boolean everyInstanceCheckpointed() {
-        return running.keySet().stream().allMatch(this::checkpointOfOrders);
+    /**
+     * Moves the clock past the checkpoint interval until every running instance has saved a
+     * checkpoint of {@code orders} under the live set of the running ones with nothing pending, as
+     * happens within seconds on a cluster whose instances take longer to restart than that. Without
+     * it the next step may find a checkpoint saved before its writer took partitions over, which
+     * answers for none of them (see the README: the steps as fast as the clock allows).
+     */
+    private boolean awaitCheckpoints() {
+        List<String> live = new ArrayList<>(new TreeSet<>(running.keySet()));
+        long deadline = System.nanoTime() + EngineRun.WAIT.toNanos();
+        while (System.nanoTime() < deadline) {
+            clock.advance(CHECKPOINT_STEP);
+            long pollUntil = System.nanoTime() + LIVE_POLL_MILLIS * 1_000_000L;
+            while (System.nanoTime() < pollUntil) {
+                if (live.stream().allMatch(instance -> savedUnder(instance, live))) {
+                    return true;
+                }
+                keepAlive();
+                Meter.sleep(20);
+            }
+        }
+        return false;
+    }
+
+    /** Whether the instance's checkpoint of orders was saved under the live set, with nothing pending. */
+    private boolean savedUnder(String instance, List<String> live) {
+        Document checkpoint = data.getCollection(base.checkpointsCollection())
+            .find(Filters.eq("_id", "stream:" + Scenario.ORDERS + "@" + instance)).first();
+        if (checkpoint == null || checkpoint.get("token") == null) {
+            return false;
+        }
+        List<String> savedLive = checkpoint.getList("live", String.class, List.of());
+        return new TreeSet<>(savedLive).equals(new TreeSet<>(live))
+                && checkpoint.getList("pending", String.class, List.of()).isEmpty();
     }
 
     /** Whether a checkpoint of orders with a position exists: the instance's, or any one's when null. */
@@ -418,6 +443,7 @@ final class RollingRestartRun implements AutoCloseable {
         leaving.client.close();
         boolean settled = awaitLive();
         settled &= settle(false);
+        settled &= afterPhase();
         mark = phase(Stage.TAKEOVER, mark, settled, phases);
 
         List<String> written = List.of();
@@ -427,6 +453,7 @@ final class RollingRestartRun implements AutoCloseable {
             setup.write(data, written, writes++);
             settled = awaitHeard(heardBefore + written.size());
             settled &= settle(false);
+            settled &= afterPhase();
             mark = phase(Stage.WRITES, mark, settled, phases);
         }
 
@@ -436,10 +463,16 @@ final class RollingRestartRun implements AutoCloseable {
         long startNanos = System.nanoTime() - startBegan;
         settled &= awaitLive();
         settled &= settle(true);
+        settled &= afterPhase();
         phase(Stage.BACK, mark, settled, phases);
         String owner = stopped;
         long ofStopped = written.stream().filter(tenant -> Rendezvous.owner(tenant, liveBefore).equals(owner)).count();
         return new Step(stopped, startedAs, written, ofStopped, closeNanos, startNanos, phases);
+    }
+
+    /** The end of a phase once settled: fresh checkpoints, unless no instance has a position of orders yet. */
+    private boolean afterPhase() {
+        return !checkpointOfOrders(null) || awaitCheckpoints();
     }
 
     /**

@@ -100,8 +100,9 @@ final class RollingTable {
                 + " restarting every instance once (a new id is a letter never used before). A step: `close()` (the"
                 + " instance leaves, its streams save their last checkpoints); one heartbeat on the clock at a time until"
                 + " the others see it gone; rounds of 1 s on the clock until two in a row start no pass and every"
-                + " instance is idle and caught up; with writes, ONE `insertMany` of one order in each of %d tenants of"
-                + " the stopped instance, heard and settled; then `start()` under the id, heartbeats until all three see"
+                + " instance is idle and caught up, then moves of 6 s until every instance has saved a checkpoint of"
+                + " `orders` under the live set with nothing pending (this ends every phase); with writes, ONE"
+                + " `insertMany` of one order in each of %d tenants of the stopped instance, heard and settled; then `start()` under the id, heartbeats until all three see"
                 + " each other, rounds until settled with every view ok. Pipeline runs: `onPassFinished` reports of every"
                 + " instance (a batch of tenants sends one `aggregate` on `orders`, so it counts once there and once per"
                 + " view here). Wall time includes the run's own waits (400 ms per round). The first variant runs"
@@ -116,6 +117,14 @@ final class RollingTable {
                 RollingRestart.WRITES_PER_STEP);
         out.println();
         for (RollingRestartRun.Result result : results) {
+            RollingRestartRun.Start start = result.start();
+            if (start != null) {
+                out.printf("- %s tenants: sources and views written in %.1f s; instances %s %s in %.1f s (%s passes: the"
+                        + " first runs).%n", n(result.setup().tenants), result.loadSeconds(),
+                        String.join(", ", RollingRestartRun.FIRST_IDS), !start.running() ? "did not all say they run"
+                                : start.settled() ? "started and settled" : "started but did NOT settle",
+                        start.seconds(), n(start.passes()));
+            }
             RollingRestartRun.WarmUp warmUp = result.warmUp();
             if (warmUp != null) {
                 out.printf("- %s tenants: after the variant before any event on `orders`, one order written in one"
