@@ -1,6 +1,7 @@
 package dev.materializer.core;
 
 import java.time.Duration;
+import java.util.Set;
 
 import dev.materializer.core.stream.StreamListener;
 
@@ -10,7 +11,8 @@ import dev.materializer.core.stream.StreamListener;
  * application has no use for it.
  *
  * <p>Threads: each method may be called from any thread; what the source feed does with an event
- * is what a stream thread does with it (route, filter by watched fields, mark with the scheduler).
+ * is what a stream thread does with it (route, filter by watched fields, mark with the scheduler); a
+ * beat runs on the caller's thread, one at a time with the engine's own beats.
  */
 public final class EngineDiagnostics {
 
@@ -35,5 +37,27 @@ public final class EngineDiagnostics {
      */
     public static Duration maxDelay(Duration debounce) {
         return ViewMaterializer.maxDelay(debounce);
+    }
+
+    /**
+     * The live instances the engine saw at its last heartbeat, so a measurement of several instances
+     * knows when a stop or a start has reached each of them.
+     * @param engine the engine
+     * @return the instances, itself included; empty before its first heartbeat
+     */
+    public static Set<String> liveInstances(ViewMaterializer engine) {
+        return engine.ownership().liveInstances();
+    }
+
+    /**
+     * Beats now, on the calling thread, as the engine's heartbeat timer does: writes its heartbeat,
+     * reads the others' and moves partitions when the live set changed. Nothing happens once the
+     * engine has stopped beating (closed). A measurement on a manual clock uses it to keep an
+     * instance live in the server's time while it waits for something else.
+     * @param engine the engine
+     * @throws com.mongodb.MongoException when the heartbeats cannot be written or read
+     */
+    public static void beat(ViewMaterializer engine) {
+        engine.ownership().refresh();
     }
 }

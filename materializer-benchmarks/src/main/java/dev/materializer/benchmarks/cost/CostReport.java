@@ -24,14 +24,15 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * ./mvnw -pl materializer-benchmarks -am -DskipTests package
  * java -cp materializer-benchmarks/target/benchmarks.jar dev.materializer.benchmarks.cost.CostReport \
- *     [--quick] [--sizes 1000,10000,100000] [--group-docs 1000000] [--burst-tenants 100,1000] [--repeats 3]
- *     [--only burst,delete-tenants] [--label "now (main @ abc1234)"]
+ *     [--quick] [--sizes 1000,10000,100000] [--group-docs 1000000] [--burst-tenants 100,1000]
+ *     [--rolling-tenants 1000] [--repeats 3] [--only burst,delete-tenants] [--label "now (main @ abc1234)"]
  * </pre>
  *
  * For each scenario: load the data, start the engine, wait until its views have settled, then per
  * repeat: measure the idle engine for a second, make ONE source change, wait until the passes it
- * causes have finished and the engine is quiet, read the counters. A report, not a test: nothing
- * asserts; every wait is bounded ({@link EngineRun#WAIT}) and a wait that runs out is printed.
+ * causes have finished and the engine is quiet, read the counters. The rolling restart
+ * ({@link RollingRestartRun}) is measured apart: three instances on one server, each restarted once
+ * per variant. A report, not a test: nothing asserts; every wait is bounded ({@link EngineRun#WAIT}) and a wait that runs out is printed.
  */
 public final class CostReport {
 
@@ -44,7 +45,7 @@ public final class CostReport {
     static final int DELETE_TENANTS = 100;
 
     private static final String USAGE = "usage: CostReport [--quick] [--sizes 1000,10000,100000] [--group-docs 1000000]"
-            + " [--burst-tenants 100,1000] [--repeats 3] [--only " + CostRow.names().replace(", ", ",") + "]"
+            + " [--burst-tenants 100,1000] [--rolling-tenants 1000] [--repeats 3] [--only " + CostRow.names().replace(", ", ",") + "]"
             + " [--label TEXT]";
 
     private static final int MAX_SIZE = 10_000_000;
@@ -56,19 +57,21 @@ public final class CostReport {
      * @param sizes the rows of the per-document views, each a scenario of its own
      * @param groupDocs the source documents of the group-by view's partition
      * @param burstTenants the tenants of the bursts, each a scenario of its own
+     * @param rollingTenants the tenants of the rolling restarts, each a measurement of its own
      * @param repeats changes measured per scenario (the median is printed)
      * @param rows the kinds of scenario to run ({@code --only}; all by default)
      * @param quick whether {@code --quick} was given (small defaults)
      * @param label the heading of the column of this run's figures
      */
-    record Settings(List<Integer> sizes, int groupDocs, List<Integer> burstTenants, int repeats, Set<CostRow> rows,
-            boolean quick, String label) {
+    record Settings(List<Integer> sizes, int groupDocs, List<Integer> burstTenants, List<Integer> rollingTenants,
+            int repeats, Set<CostRow> rows, boolean quick, String label) {
 
         static Settings parse(String... args) {
             boolean quick = List.of(args).contains("--quick");
             List<Integer> sizes = quick ? List.of(1_000, 10_000) : List.of(1_000, 10_000, 100_000);
             int groupDocs = quick ? 100_000 : 1_000_000;
             List<Integer> burstTenants = quick ? List.of(100) : List.of(100, 1_000);
+            List<Integer> rollingTenants = quick ? List.of(100) : List.of(1_000);
             int repeats = quick ? 1 : 3;
             Set<CostRow> rows = EnumSet.allOf(CostRow.class);
             String label = "now (this run)";
@@ -79,11 +82,13 @@ public final class CostReport {
                         continue;
                     }
                     case "--help", "-h" -> throw new IllegalArgumentException(ReportArguments.USAGE);
-                    case "--sizes", "--group-docs", "--burst-tenants", "--repeats", "--only", "--label" -> {
+                    case "--sizes", "--group-docs", "--burst-tenants", "--rolling-tenants", "--repeats", "--only",
+                            "--label" -> {
                         // takes a value, below
                     }
                     default -> throw new IllegalArgumentException("unknown option '" + arg + "' (the options are"
-                            + " --quick, --sizes, --group-docs, --burst-tenants, --repeats, --only and --label)");
+                            + " --quick, --sizes, --group-docs, --burst-tenants, --rolling-tenants, --repeats, --only and"
+                            + " --label)");
                 }
                 if (index + 1 >= args.length || args[index + 1].startsWith("--")) {
                     throw new IllegalArgumentException(arg + " needs a value, e.g. " + example(arg));
@@ -93,6 +98,7 @@ public final class CostReport {
                     case "--sizes" -> sizes = sizes(arg, value, MAX_SIZE);
                     case "--group-docs" -> groupDocs = number(arg, value, 1, MAX_SIZE);
                     case "--burst-tenants" -> burstTenants = sizes(arg, value, MAX_TENANTS);
+                    case "--rolling-tenants" -> rollingTenants = sizes(arg, value, MAX_TENANTS);
                     case "--only" -> rows = rows(value);
                     case "--repeats" -> repeats = number(arg, value, 1, 100);
                     default -> {
@@ -103,8 +109,8 @@ public final class CostReport {
                     }
                 }
             }
-            return new Settings(List.copyOf(sizes), groupDocs, List.copyOf(burstTenants), repeats, Set.copyOf(rows),
-                    quick, label);
+            return new Settings(List.copyOf(sizes), groupDocs, List.copyOf(burstTenants), List.copyOf(rollingTenants),
+                    repeats, Set.copyOf(rows), quick, label);
         }
 
         private static List<Integer> sizes(String option, String value, int max) {
@@ -150,6 +156,7 @@ public final class CostReport {
                 case "--sizes" -> "--sizes 1000,10000,100000";
                 case "--group-docs" -> "--group-docs 1000000";
                 case "--burst-tenants" -> "--burst-tenants 100,1000,10000";
+                case "--rolling-tenants" -> "--rolling-tenants 100,1000";
                 case "--only" -> "--only burst";
                 case "--repeats" -> "--repeats 3";
                 default -> "--label \"now (main @ abc1234)\"";
@@ -181,6 +188,11 @@ public final class CostReport {
             return scenarios;
         }
 
+        /** The rolling restarts, in the order they run (none unless the row is chosen). */
+        List<RollingRestart> rollingRestarts() {
+            return rows.contains(CostRow.ROLLING) ? rollingTenants.stream().map(RollingRestart::new).toList() : List.of();
+        }
+
         /** The engine's options: the defaults, with max-rows raised to the largest result when it is larger. */
         MaterializerOptions options() {
             int largest = Math.max(CHAIN_ROWS, sizes.stream().mapToInt(Integer::intValue).max().orElse(0));
@@ -207,7 +219,7 @@ public final class CostReport {
 
     /** The whole run. */
     record Run(Settings settings, String machine, String loadAtStart, String loadAtEnd, Duration took,
-            MaterializerOptions options, List<Result> results) {
+            MaterializerOptions options, List<Result> results, List<RollingRestartRun.Result> rollingRestarts) {
     }
 
     private CostReport() {
@@ -231,9 +243,62 @@ public final class CostReport {
             results.add(measure(scenario, options, settings.repeats(), progress, began));
             System.gc();
         }
+        List<RollingRestartRun.Result> rollingRestarts = new ArrayList<>();
+        for (RollingRestart rolling : settings.rollingRestarts()) {
+            progress.printf("[%s] %s (load %s)%n", elapsed(began), rolling.name(), Meter.loadAverage());
+            rollingRestarts.add(measure(rolling, options, progress, began));
+            System.gc();
+        }
         Duration took = Duration.ofNanos(System.nanoTime() - began);
         progress.printf("[%s] done%n", elapsed(began));
-        return new Run(settings, machine, loadAtStart, Meter.loadAverage(), took, options, results);
+        return new Run(settings, machine, loadAtStart, Meter.loadAverage(), took, options, results, rollingRestarts);
+    }
+
+    /** Every variant of a rolling restart, one after the other on one server: without writes first. */
+    private static RollingRestartRun.Result measure(RollingRestart rolling, MaterializerOptions options,
+            PrintStream progress, long began) throws InterruptedException {
+        List<RollingRestartRun.Variant> variants = new ArrayList<>();
+        double loadSeconds = 0;
+        RollingRestartRun.Start start = null;
+        try (RollingRestartRun run = new RollingRestartRun(rolling, options)) {
+            long loadBegan = System.nanoTime();
+            run.load();
+            loadSeconds = (System.nanoTime() - loadBegan) / 1e9;
+            progress.printf("           loaded in %.1f s; starting instances %s%n", loadSeconds,
+                    String.join(", ", RollingRestartRun.FIRST_IDS));
+            start = run.start();
+            progress.printf("           %s in %.1f s (%s passes): %s%n", !start.running() ? "NOT RUNNING"
+                    : start.settled() ? "settled" : "DID NOT SETTLE", start.seconds(), Figures.n(start.passes()),
+                    start.described());
+            if (!start.settled()) {
+                return new RollingRestartRun.Result(rolling, loadSeconds, start, null, variants, "the instances did not "
+                        + (start.running() ? "settle" : "say they run") + " within " + EngineRun.WAIT.toMinutes() + " min");
+            }
+            // Before any event on the orders: no stream has a position to save yet (on this server).
+            RollingRestartRun.Variant cold = run.restartEach(RollingRestartRun.Ids.SAME, false);
+            variants.add(cold);
+            progress.printf("[%s]   %s: %s%n", elapsed(began), cold.name(), RollingTable.progress(cold));
+            if (cold.error() != null) {
+                return new RollingRestartRun.Result(rolling, loadSeconds, start, null, variants, cold.error());
+            }
+            RollingRestartRun.WarmUp warmUp = run.warmUp();
+            progress.printf("[%s]   one order written in one tenant: %s passes, %s, %.1f s%n", elapsed(began),
+                    Figures.n(warmUp.passes()), warmUp.checkpointed() ? "every instance saved a checkpoint of orders"
+                            : "NOT every instance saved a checkpoint of orders", warmUp.seconds());
+            for (RollingRestartRun.Plan plan : RollingRestartRun.AFTER_WARM_UP) {
+                RollingRestartRun.Variant variant = run.restartEach(plan.ids(), plan.writes());
+                variants.add(variant);
+                progress.printf("[%s]   %s: %s%n", elapsed(began), variant.name(), RollingTable.progress(variant));
+                if (variant.error() != null) {
+                    return new RollingRestartRun.Result(rolling, loadSeconds, start, warmUp, variants, variant.error());
+                }
+            }
+            return new RollingRestartRun.Result(rolling, loadSeconds, start, warmUp, variants, null);
+        }
+        catch (RuntimeException ex) {
+            progress.printf("           FAILED: %s%n", ex);
+            return new RollingRestartRun.Result(rolling, loadSeconds, start, null, variants, ex.toString());
+        }
     }
 
     private static Result measure(Scenario scenario, MaterializerOptions options, int repeats, PrintStream progress,

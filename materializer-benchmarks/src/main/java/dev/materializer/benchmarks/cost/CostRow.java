@@ -25,7 +25,13 @@ enum CostRow {
     DELETE_TENANTS("delete-tenants"),
 
     /** A burst of one insert in each of many tenants sharing one definition, one per size of {@code --burst-tenants}. */
-    BURST("burst");
+    BURST("burst"),
+
+    /**
+     * A rolling restart of three instances over many tenants, with and without writes while an
+     * instance is down, one per size of {@code --rolling-tenants}.
+     */
+    ROLLING("rolling");
 
     /** The name {@code --only} takes. */
     final String option;

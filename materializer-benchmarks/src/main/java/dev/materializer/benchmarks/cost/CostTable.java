@@ -23,10 +23,10 @@ final class CostTable {
     static void print(Run run, PrintStream out) {
         out.println("## Cost per change");
         out.println();
-        out.printf("%s. Load average (1, 5, 15 min) %s at the start, %s at the end; the run took %d min %d s."
-                + " %d change(s) per scenario, the median shown (with the range when the repeats differ).%n",
+        out.printf("%s. Load average (1, 5, 15 min) %s at the start, %s at the end; the run took %d min %d s.%s%n",
                 run.machine(), run.loadAtStart(), run.loadAtEnd(), run.took().toMinutes(), run.took().toSecondsPart(),
-                run.settings().repeats());
+                run.results().isEmpty() ? "" : String.format(" %d change(s) per scenario, the median shown (with the"
+                        + " range when the repeats differ).", run.settings().repeats()));
         out.println();
         printSummary(run, out);
         out.println();
@@ -62,6 +62,9 @@ final class CostTable {
         }
         if (rows.contains(CostRow.BURST)) {
             of(run, Scenario.BurstAcrossTenants.class).forEach(burst -> printBurst(burst, out));
+        }
+        if (rows.contains(CostRow.ROLLING)) {
+            RollingTable.printSummary(run.rollingRestarts(), out);
         }
     }
 
@@ -205,6 +208,10 @@ final class CostTable {
 
     private static void printDetails(Run run, PrintStream out) {
         printBursts(run, out);
+        RollingTable.printDetails(run.rollingRestarts(), out);
+        if (run.results().isEmpty()) {
+            return;
+        }
         out.println("### Per scenario");
         out.println();
         out.println("| scenario | rows written to the targets | stored rows read | source documents: passed the leading"

@@ -135,9 +135,14 @@ final class Figures {
 
     /** The commands the change sent, change streams left out (their opens and polls go with the wall time). */
     long commandsWithoutStreams() {
+        return commandsWithoutStreams(sample.traffic());
+    }
+
+    /** The commands of a stretch of traffic, change streams left out. */
+    static long commandsWithoutStreams(CollectionTraffic.Snapshot traffic) {
         long total = 0;
-        for (CollectionTraffic.Traffic traffic : sample.traffic().byCollection().values()) {
-            total += commandsWithoutStreams(traffic);
+        for (CollectionTraffic.Traffic collection : traffic.byCollection().values()) {
+            total += commandsWithoutStreams(collection);
         }
         return total;
     }
@@ -219,8 +224,13 @@ final class Figures {
 
     /** The commands the change sent by collection and name, change streams left out: "orders 100 (aggregate 100) · …". */
     String commandsByCollection() {
+        return commandsByCollection(sample.traffic());
+    }
+
+    /** The commands of a stretch of traffic by collection and name, change streams left out. */
+    static String commandsByCollection(CollectionTraffic.Snapshot traffic) {
         List<String> parts = new ArrayList<>();
-        for (Map.Entry<String, CollectionTraffic.Traffic> entry : sample.traffic().byCollection().entrySet()) {
+        for (Map.Entry<String, CollectionTraffic.Traffic> entry : traffic.byCollection().entrySet()) {
             Map<String, Long> sent = new TreeMap<>();
             entry.getValue().commands().forEach((name, count) -> {
                 if (!name.endsWith(CollectionTraffic.CHANGE_STREAM_SUFFIX)) {

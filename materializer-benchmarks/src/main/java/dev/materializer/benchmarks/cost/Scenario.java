@@ -32,15 +32,15 @@ abstract class Scenario {
     /** Source documents of globex start here, so ids never clash with acme's. */
     static final int GLOBEX_IDS = 100_000_000;
 
-    private static final String PER_DOCUMENT = "[{\"$match\": {\"status\": \"open\"}},"
+    static final String PER_DOCUMENT = "[{\"$match\": {\"status\": \"open\"}},"
             + " {\"$project\": {\"customer\": 1, \"amount\": 1, \"status\": 1}}]";
 
-    private static final String PER_DOCUMENT_FIELDS = "[\"status\", \"customer\", \"amount\"]";
+    static final String PER_DOCUMENT_FIELDS = "[\"status\", \"customer\", \"amount\"]";
 
-    private static final String GROUP_BY = "[{\"$group\": {\"_id\": \"$customer\", \"amount\": {\"$sum\": \"$amount\"},"
+    static final String GROUP_BY = "[{\"$group\": {\"_id\": \"$customer\", \"amount\": {\"$sum\": \"$amount\"},"
             + " \"orders\": {\"$sum\": 1}}}]";
 
-    private static final String SUMMARY = "[{\"$group\": {\"_id\": \"all\", \"rows\": {\"$sum\": 1},"
+    static final String SUMMARY = "[{\"$group\": {\"_id\": \"all\", \"rows\": {\"$sum\": 1},"
             + " \"amount\": {\"$sum\": \"$amount\"}}}]";
 
     /**

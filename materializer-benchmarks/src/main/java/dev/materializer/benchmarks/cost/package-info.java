@@ -4,7 +4,8 @@
  * commands sent, bytes the engine's threads allocate, and the pass's wall time — per scenario (a
  * per-document view at several sizes, a group-by over a large partition, a view over a view, a
  * delete without a pre-image, and a burst of one insert in each of many tenants sharing one
- * definition), on the in-process test server ({@code InProcessBackend}) whose
+ * definition), and what a rolling restart of three instances over many tenants runs
+ * ({@link dev.materializer.benchmarks.cost.RollingRestartRun}), on the in-process test server ({@code InProcessBackend}) whose
  * backend counts the documents each collection examines. Printed as Markdown by
  * {@link dev.materializer.benchmarks.cost.CostReport}. Not JMH, not a test: nothing here asserts.
  * It drives the engine through its public API only, so it measures any engine behind it.

@@ -43,7 +43,7 @@ public final class EngineRun implements AutoCloseable {
 
     public final MongoDatabase database;
 
-    public final ManualClock clock = new ManualClock();
+    public final ManualClock clock;
 
     public final Listener listener = new Listener();
 
@@ -61,6 +61,16 @@ public final class EngineRun implements AutoCloseable {
      */
     public EngineRun(InProcessMongo mongo, MaterializerOptions base, String databaseName, String instanceId,
             CommandListener... extraListeners) {
+        this(mongo, base, databaseName, instanceId, new ManualClock(), extraListeners);
+    }
+
+    /**
+     * As above, on a clock shared with other engines: instances of one cluster whose timers (debounces,
+     * heartbeats, checkpoints) move together when the measurement moves that one clock.
+     */
+    public EngineRun(InProcessMongo mongo, MaterializerOptions base, String databaseName, String instanceId,
+            ManualClock clock, CommandListener... extraListeners) {
+        this.clock = clock;
         CommandListener[] listeners = new CommandListener[extraListeners.length + 1];
         listeners[0] = commands;
         System.arraycopy(extraListeners, 0, listeners, 1, extraListeners.length);
