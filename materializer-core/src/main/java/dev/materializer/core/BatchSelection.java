@@ -49,15 +49,20 @@ final class BatchSelection {
         if (marks.handover() || marks.everything()) {
             return false;
         }
-        List<ViewDefinition> affected = new ArrayList<>();
-        for (ViewDefinition view : registry.views(partition)) {
+        List<ViewDefinition> views = registry.views(partition);
+        if (!claims.contested(partition, views).isEmpty()) {
+            return false;
+        }
+        boolean affected = false;
+        for (ViewDefinition view : views) {
             if (marks.affects(view.key().id(), view.collections())) {
-                affected.add(view);
+                if (!mayBatch(view) || !definitions.contains(view.fingerprint())) {
+                    return false;
+                }
+                affected = true;
             }
         }
-        List<ViewDefinition> batchable = batchable(partition, marks);
-        return !affected.isEmpty() && batchable.size() == affected.size()
-                && batchable.stream().allMatch(view -> definitions.contains(view.fingerprint()));
+        return affected;
     }
 
     /** The views of a partition its marks affect that may run in a batch. */

@@ -27,10 +27,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Passes of several partitions run together: a pass whose partition has key-scoped work for views
- * of some definitions takes with it the waiting passes of other partitions whose marks name only
- * views of those definitions ({@link BatchSelection}); their key-scoped passes run in one batch per
- * definition and target ({@link ViewRunner#runBatch}), then every partition runs what is left of its
+ * Passes of several partitions run together: a pass whose partition has work a batch can run for
+ * views of some definitions takes with it the waiting passes of other partitions whose marks name
+ * only views of those definitions ({@link BatchSelection}); their passes run in one batch per
+ * definition, target and kind — key-scoped or whole ({@link ViewRunner#runBatch}) — then every partition runs what is left of its
  * pass — the views handed back, those downstream of a view that changed — in dependency order, as a
  * pass of its own would ({@link ViewPasses}).
  *
@@ -69,7 +69,7 @@ final class BatchedPasses {
 
     /**
      * Takes the companions of a pass: none when batching is off, the engine has not started, the
-     * partition is not this instance's, or its marks name no key-scoped work a batch can run.
+     * partition is not this instance's, or its marks name no work a batch can run.
      * @return the batch, the pass's own partition first; empty when the pass runs alone
      */
     Map<String, DirtySources> take(String partition, DirtySources dirty, PassScheduler.Companions companions) {
@@ -92,7 +92,7 @@ final class BatchedPasses {
     }
 
     /**
-     * Runs a batch: the key-scoped passes of its views in one batch per definition and target, then
+     * Runs a batch: the passes of its views in one batch per definition, target and kind, then
      * what is left of each partition's pass in dependency order.
      * @param batch per partition, the marks its pass took
      * @return per partition, whether it ran here and what must run again
@@ -128,17 +128,29 @@ final class BatchedPasses {
             }
         }
         Set<ViewKey> done = new HashSet<>();
-        Map<String, List<Batched>> groups = new LinkedHashMap<>();
+        // Views of a definition and target no other partition of the batch shares run alone: planned there, once
+        Map<String, List<ViewDefinition>> candidates = new LinkedHashMap<>();
         for (String partition : retriesOf.keySet()) {
-            DirtySources dirty = batch.get(partition);
-            for (ViewDefinition view : batching.batchable(partition, dirty)) {
+            for (ViewDefinition view : batching.batchable(partition, batch.get(partition))) {
+                candidates.computeIfAbsent(view.fingerprint() + "\0" + view.targetCollection(), key -> new ArrayList<>())
+                    .add(view);
+            }
+        }
+        Map<String, List<Batched>> groups = new LinkedHashMap<>();
+        for (Map.Entry<String, List<ViewDefinition>> shared : candidates.entrySet()) {
+            if (shared.getValue().size() < 2) {
+                continue;
+            }
+            for (ViewDefinition view : shared.getValue()) {
+                String partition = view.partition();
+                DirtySources dirty = batch.get(partition);
                 PassPlanner.Plan plan = passes.plan(current, view, dirty);
                 PassStatus note = new PassStatus(clock.now(), passes.covered(view, dirty, retriesOf.get(partition)),
                         passes.targetsRead(view));
                 // Key-scoped and whole passes batch apart: a batch is of one kind
-                String group = view.fingerprint() + "\0" + view.targetCollection() + (plan.scope() == null ? "\0whole" : "");
+                String group = shared.getKey() + (plan.scope() == null ? "\0whole" : "");
                 groups.computeIfAbsent(group, key -> new ArrayList<>())
-                    .add(new Batched(new BatchMember(view, plan.scope(), note), plan.wholeBecause(), dirty,
+                    .add(new Batched(new BatchMember(view, plan.scope(), note), note, plan.wholeBecause(), dirty,
                             retriesOf.get(partition)));
             }
         }
@@ -157,8 +169,12 @@ final class BatchedPasses {
         return ran;
     }
 
-    /** One view of a batch: its member, and the marks and retries of its partition's pass. */
-    private record Batched(BatchMember member, @Nullable String wholeBecause, DirtySources dirty, DirtySources retries) {
+    /**
+     * One view of a batch: its member, what its status says once it ends ok (the member's note, never
+     * null here), why it runs whole when it does, and the marks and retries of its partition's pass.
+     */
+    private record Batched(BatchMember member, PassStatus note, @Nullable String wholeBecause, DirtySources dirty,
+            DirtySources retries) {
     }
 
     /**
@@ -193,9 +209,7 @@ final class BatchedPasses {
                 }
                 // Told as it ends: a batch has no moment of its own at which each view starts
                 listener.onPassStarted(view.key());
-                PassStatus note = batched.member().note();
-                passes.recordOutcome(view, report, null, note == null ? new PassStatus(clock.now(), Map.of(), List.of()) : note,
-                        batched.dirty(), batched.retries());
+                passes.recordOutcome(view, report, null, batched.note(), batched.dirty(), batched.retries());
                 done.add(view.key());
             }
         }

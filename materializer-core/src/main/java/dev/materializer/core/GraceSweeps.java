@@ -90,7 +90,9 @@ final class GraceSweeps {
                 due.addAll(views);
             }
             submit = !queued && !due.isEmpty();
-            queued = queued || submit;
+            if (submit) {
+                queued = true;
+            }
         }
         if (submit) {
             lanes.submit(LANE, () -> {

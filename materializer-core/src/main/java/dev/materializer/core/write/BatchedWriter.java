@@ -19,7 +19,6 @@ import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.Sorts;
-import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.model.WriteModel;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
@@ -366,11 +365,10 @@ final class BatchedWriter {
             writes.add(flip.confirmModel(member.view(), member.start.generation(), member.start.version(),
                     member.asked.note()));
         }
-        BulkWriteResult result = views.collection().bulkWrite(writes, UNORDERED);
+        // Only a whole match proves each one: a version one past the start may be another pass's
+        // confirmation, so after a partial match every member gives way and runs again (never one pass less)
+        boolean confirmed = views.collection().bulkWrite(writes, UNORDERED).getMatchedCount() == unchanged.size();
         for (Member member : unchanged) {
-            // Only a whole match proves each one: a version one past the start may be another pass's
-            // confirmation, so after a partial match every member gives way and runs again (never one pass less)
-            boolean confirmed = result.getMatchedCount() == unchanged.size();
             landed(member, confirmed);
             reports.put(member.view().key(), confirmed ? report(member, PassOutcome.UNCHANGED, WriteMode.GENERATION, started)
                     : gaveWay(member, "another pass wrote a view of the batch while it found them unchanged", started));
@@ -506,12 +504,8 @@ final class BatchedWriter {
         List<WriteModel<BsonDocument>> writes = new ArrayList<>();
         for (Member member : members) {
             long current = member.start.generation() == null ? 0 : member.start.generation().number();
-            for (BsonValue storedId : member.closed) {
-                writes.add(rows.close(storedId, member.view().partition(), current, member.generation));
-            }
-            for (ResultRow row : member.added) {
-                writes.add(rows.upsert(rows.version(row, member.view().partition(), member.attemptId, member.generation)));
-            }
+            rows.addWrites(writes, member.view().partition(), member.closed, member.added, member.attemptId, current,
+                    member.generation);
         }
         if (session == null) {
             target.bulkWrite(writes, UNORDERED);

@@ -75,12 +75,18 @@ final class GenerationSweeper {
      * @return how many versions it removed
      */
     long sweepOnce(ViewDefinition view, ViewStatus status, Instant serverNow) {
+        long oldestReadable = dueAt(view, status, serverNow);
+        return oldestReadable <= 0 ? 0 : sweepAt(view, oldestReadable);
+    }
+
+    /**
+     * The generation to sweep the view's place at: its oldest readable one, when this instance has not
+     * swept the place at it or later; else 0 (nothing there to remove).
+     */
+    private long dueAt(ViewDefinition view, ViewStatus status, Instant serverNow) {
         long oldestReadable = readable.oldestReadable(status, serverNow);
         Long swept = sweptAt.get(placeOf(view));
-        if (oldestReadable <= 0 || (swept != null && swept >= oldestReadable)) {
-            return 0;
-        }
-        return sweepAt(view, oldestReadable);
+        return oldestReadable <= 0 || (swept != null && swept >= oldestReadable) ? 0 : oldestReadable;
     }
 
     /**
@@ -92,9 +98,8 @@ final class GenerationSweeper {
         List<BsonValue> filters = new ArrayList<>();
         Map<String, Long> swept = new HashMap<>();
         statuses.forEach((view, status) -> {
-            long oldestReadable = readable.oldestReadable(status, serverNow);
-            Long before = sweptAt.get(placeOf(view));
-            if (oldestReadable > 0 && (before == null || before < oldestReadable)) {
+            long oldestReadable = dueAt(view, status, serverNow);
+            if (oldestReadable > 0) {
                 filters.add(rows.supersededBy(view.partition(), oldestReadable));
                 swept.put(placeOf(view), oldestReadable);
             }

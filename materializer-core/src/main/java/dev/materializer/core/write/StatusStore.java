@@ -248,6 +248,11 @@ public final class StatusStore {
         if (row == null || !row.isDateTime("now")) {
             return null;
         }
+        return atServerTime(row);
+    }
+
+    /** A status read together with {@code now: $$NOW}, as the reads with the server's time project it. */
+    private static StatusAtServerTime atServerTime(BsonDocument row) {
         BsonValue stored = row.get("status");
         return new StatusAtServerTime(statusOf(stored), ServerTime.readNow(Instant.ofEpochMilli(row.getDateTime("now").getValue())),
                 GenerationPlace.of(stored != null && stored.isDocument() ? stored.asDocument() : null));
@@ -270,11 +275,7 @@ public final class StatusStore {
             .forEach(row -> {
                 BsonValue partition = row.get(views.partitionField());
                 if (row.isDateTime("now") && partition != null && partition.isString()) {
-                    BsonValue stored = row.get("status");
-                    read.put(ViewKey.of(partition.asString().getValue(), row.get("_id")),
-                            new StatusAtServerTime(statusOf(stored),
-                                    ServerTime.readNow(Instant.ofEpochMilli(row.getDateTime("now").getValue())),
-                                    GenerationPlace.of(stored != null && stored.isDocument() ? stored.asDocument() : null)));
+                    read.put(ViewKey.of(partition.asString().getValue(), row.get("_id")), atServerTime(row));
                 }
             });
         return read;

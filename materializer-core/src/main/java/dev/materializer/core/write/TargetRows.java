@@ -6,6 +6,7 @@ import java.util.Set;
 import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.ReplaceOptions;
 import com.mongodb.client.model.UpdateOneModel;
+import com.mongodb.client.model.WriteModel;
 import dev.materializer.core.hash.RowHasher;
 import dev.materializer.core.hash.TargetIdCheck;
 import dev.materializer.core.hash.TargetIdStrategy;
@@ -77,6 +78,25 @@ final class TargetRows {
             .append(ViewFilter.FROM_FIELD, new BsonInt64(from))
             .append(ViewFilter.TO_FIELD, OPEN)
             .append(ViewFilter.HASH_FIELD, new BsonString(row.hash()));
+    }
+
+    /**
+     * The writes of an attempt's changes, added to a bulk: the close of each superseded version and a
+     * new version of each added or changed row.
+     * @param closed the stored ids of the versions it supersedes
+     * @param added the rows it writes
+     * @param attempt the id of the attempt, for the stored ids of its versions
+     * @param from the generation the attempt started from
+     * @param to the attempt's number
+     */
+    void addWrites(List<WriteModel<BsonDocument>> writes, String partition, List<BsonValue> closed,
+            List<ResultRow> added, ObjectId attempt, long from, long to) {
+        for (BsonValue storedId : closed) {
+            writes.add(close(storedId, partition, from, to));
+        }
+        for (ResultRow row : added) {
+            writes.add(upsert(version(row, partition, attempt, to)));
+        }
     }
 
     /**

@@ -619,12 +619,7 @@ final class VersionedWriter {
                 return;
             }
             List<WriteModel<BsonDocument>> writes = new ArrayList<>(pending());
-            for (BsonValue storedId : closed) {
-                writes.add(rows.close(storedId, view.partition(), currentNumber(), generation));
-            }
-            for (ResultRow row : added) {
-                writes.add(rows.upsert(rows.version(row, view.partition(), id, generation)));
-            }
+            rows.addWrites(writes, view.partition(), closed, added, id, currentNumber(), generation);
             try {
                 if (session == null) {
                     collection.bulkWrite(writes, UNORDERED);
