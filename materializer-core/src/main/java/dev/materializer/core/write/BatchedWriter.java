@@ -245,7 +245,8 @@ final class BatchedWriter {
             }
             try {
                 new RowMerge(reader.rowsOf(member.view(), rowsOf),
-                        StoredRows.of(stored.getOrDefault(member.view().partition(), List.of())), hasher).run(member);
+                        StoredRows.of(stored.getOrDefault(member.view().partition(), List.of()), !whole), hasher)
+                    .run(member);
                 merged.add(member);
             }
             catch (ViewRunException | PassSupersededException ex) {
@@ -283,7 +284,9 @@ final class BatchedWriter {
 
     /**
      * The stored versions of every member's row ids in its current generation (every row, for whole
-     * passes), per partition, in {@code _viewRow} order.
+     * passes), per partition, in {@code _viewRow} order: whole for key-scoped passes (their keys'
+     * few versions), so that their closes go in the same command as the new versions; ids and hashes
+     * for whole passes.
      * @throws ViewRunException when whole passes store more rows than one group: they run alone
      */
     private Map<String, List<BsonDocument>> storedRows(List<Member> members, boolean whole) throws ViewRunException {
@@ -297,10 +300,11 @@ final class BatchedWriter {
             filters.add(filter);
         }
         FindIterable<BsonDocument> found = target(members.get(0).view()).find(new BsonDocument("$or", new BsonArray(filters)))
-            .projection(Projections.include("_id", rows.partitionField(), ViewFilter.ROW_FIELD, ViewFilter.HASH_FIELD))
             .sort(Sorts.ascending(rows.partitionField(), ViewFilter.ROW_FIELD));
         if (whole) {
-            found = found.limit(TargetRows.GROUP_SIZE + 1);
+            found = found.projection(Projections.include("_id", rows.partitionField(), ViewFilter.ROW_FIELD,
+                    ViewFilter.HASH_FIELD))
+                .limit(TargetRows.GROUP_SIZE + 1);
         }
         Map<String, List<BsonDocument>> byPartition = new HashMap<>();
         int read = 0;
@@ -590,7 +594,7 @@ final class BatchedWriter {
 
         private final List<ResultRow> added = new ArrayList<>();
 
-        private final List<BsonValue> closed = new ArrayList<>();
+        private final List<StoredRows.Stored> closed = new ArrayList<>();
 
         private long generation;
 
@@ -629,7 +633,7 @@ final class BatchedWriter {
         public void both(ResultRow row, StoredRows.Stored stored) throws ViewRunException {
             requireInScope(row);
             if (!row.hash().equals(stored.hash())) {
-                closed.add(stored.storedId());
+                closed.add(stored);
                 add(row);
             }
         }
@@ -642,7 +646,7 @@ final class BatchedWriter {
 
         @Override
         public void onlyStored(StoredRows.Stored stored) {
-            closed.add(stored.storedId());
+            closed.add(stored);
             rowsRemoved++;
         }
 

@@ -16,9 +16,11 @@ import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewKey;
 import dev.materializer.core.view.ViewState;
 import dev.materializer.core.view.CoveredTimes;
+import dev.materializer.core.view.ViewFilter;
 import dev.materializer.core.view.ViewStatus;
 import com.mongodb.client.MongoDatabase;
 import org.bson.BsonArray;
+import org.bson.BsonBoolean;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;
@@ -36,6 +38,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Immutable and thread-safe.
  */
 public final class StatusStore {
+
+    /** The field of a status read that carries the stored versions of a key-scoped pass's rows. */
+    private static final String VERSIONS_OF_KEYS = "versionsOfKeys";
 
     /**
      * The field of the status that keeps the fingerprint of the definition of the last successful
@@ -238,13 +243,36 @@ public final class StatusStore {
      */
     @Nullable
     StatusAtServerTime readAtServerTime(ViewDefinition view) {
-        BsonDocument row = views.collection()
-            .aggregate(List.of(new BsonDocument("$match", views.filter(view)),
-                    new BsonDocument("$limit", new BsonInt32(1)),
-                    new BsonDocument("$project", new BsonDocument("_id", new BsonInt32(0))
-                        .append("status", new BsonString("$" + views.statusField()))
-                        .append("now", new BsonString("$$NOW")))))
-            .first();
+        return readAtServerTime(view, null);
+    }
+
+    /**
+     * The status of a view with the server's time, as above, and — given the row ids of a
+     * key-scoped pass — the stored versions of those rows in the view's target, whole and of every
+     * generation, in {@code _viewRow} order ({@link StatusAtServerTime#versionsOfKeys}): one round
+     * trip where the pass would send two. The pass picks those of the generation the status names;
+     * they never change while it is current or within its grace, so read before the pipeline they
+     * are what a read after it would give.
+     * @param rowIds the row ids of the pass's keys, or null to read the status alone
+     * @return null when the view document is gone
+     */
+    @Nullable
+    StatusAtServerTime readAtServerTime(ViewDefinition view, @Nullable List<BsonValue> rowIds) {
+        List<BsonDocument> pipeline = new ArrayList<>(List.of(new BsonDocument("$match", views.filter(view)),
+                new BsonDocument("$limit", new BsonInt32(1)),
+                new BsonDocument("$project", new BsonDocument("_id", new BsonInt32(0))
+                    .append("status", new BsonString("$" + views.statusField()))
+                    .append("now", new BsonString("$$NOW")))));
+        if (rowIds != null) {
+            BsonDocument versionsOfKeys = new BsonDocument(views.partitionField(), new BsonString(view.partition()))
+                .append(ViewFilter.ROW_FIELD, new BsonDocument("$in", new BsonArray(rowIds)))
+                .append(ViewFilter.TO_FIELD, new BsonDocument("$exists", BsonBoolean.TRUE));
+            pipeline.add(new BsonDocument("$lookup", new BsonDocument("from", new BsonString(view.targetCollection()))
+                .append("pipeline", new BsonArray(List.of(new BsonDocument("$match", versionsOfKeys),
+                        new BsonDocument("$sort", new BsonDocument(ViewFilter.ROW_FIELD, new BsonInt32(1))))))
+                .append("as", new BsonString(VERSIONS_OF_KEYS))));
+        }
+        BsonDocument row = views.collection().aggregate(pipeline).first();
         if (row == null || !row.isDateTime("now")) {
             return null;
         }
@@ -254,8 +282,17 @@ public final class StatusStore {
     /** A status read together with {@code now: $$NOW}, as the reads with the server's time project it. */
     private static StatusAtServerTime atServerTime(BsonDocument row) {
         BsonValue stored = row.get("status");
+        List<BsonDocument> versionsOfKeys = null;
+        if (row.isArray(VERSIONS_OF_KEYS)) {
+            versionsOfKeys = new ArrayList<>();
+            for (BsonValue version : row.getArray(VERSIONS_OF_KEYS)) {
+                if (version.isDocument()) {
+                    versionsOfKeys.add(version.asDocument());
+                }
+            }
+        }
         return new StatusAtServerTime(statusOf(stored), ServerTime.readNow(Instant.ofEpochMilli(row.getDateTime("now").getValue())),
-                GenerationPlace.of(stored != null && stored.isDocument() ? stored.asDocument() : null));
+                GenerationPlace.of(stored != null && stored.isDocument() ? stored.asDocument() : null), versionsOfKeys);
     }
 
     /**
@@ -367,8 +404,11 @@ public final class StatusStore {
      * @param status its status
      * @param serverTime the server's time of the read, carried forward
      * @param place where its generation was written, when recorded
+     * @param versionsOfKeys the stored versions of a key-scoped pass's rows, of every generation, read
+     *     with the status; null when not asked for
      */
-    record StatusAtServerTime(ViewStatus status, ServerTime serverTime, @Nullable GenerationPlace place) {
+    record StatusAtServerTime(ViewStatus status, ServerTime serverTime, @Nullable GenerationPlace place,
+            @Nullable List<BsonDocument> versionsOfKeys) {
 
         /** The server's time of the read. */
         Instant serverNow() {

@@ -82,17 +82,21 @@ final class TargetRows {
 
     /**
      * The writes of an attempt's changes, added to a bulk: the close of each superseded version and a
-     * new version of each added or changed row.
-     * @param closed the stored ids of the versions it supersedes
+     * new version of each added or changed row. A version read whole is closed by a replacement (the
+     * same document, superseded), so that the driver sends the closes and the new versions in one
+     * command: it sends updates and replacements apart. Its content never changes while it is a
+     * version, so the replacement writes what the update would.
+     * @param closed the stored versions it supersedes
      * @param added the rows it writes
      * @param attempt the id of the attempt, for the stored ids of its versions
      * @param from the generation the attempt started from
      * @param to the attempt's number
      */
-    void addWrites(List<WriteModel<BsonDocument>> writes, String partition, List<BsonValue> closed,
+    void addWrites(List<WriteModel<BsonDocument>> writes, String partition, List<StoredRows.Stored> closed,
             List<ResultRow> added, ObjectId attempt, long from, long to) {
-        for (BsonValue storedId : closed) {
-            writes.add(close(storedId, partition, from, to));
+        for (StoredRows.Stored version : closed) {
+            writes.add(version.whole() ? closeWhole(version.document(), partition, from, to)
+                    : close(version.storedId(), partition, from, to));
         }
         for (ResultRow row : added) {
             writes.add(upsert(version(row, partition, attempt, to)));
@@ -118,13 +122,23 @@ final class TargetRows {
      * @param to the attempt's number
      */
     UpdateOneModel<BsonDocument> close(BsonValue storedId, String partition, long from, long to) {
+        return new UpdateOneModel<>(closable(storedId, partition, from, to),
+                new BsonDocument("$set", new BsonDocument(ViewFilter.TO_FIELD, new BsonInt64(to))));
+    }
+
+    /** The close of {@link #close}, as a replacement of a version read whole. */
+    ReplaceOneModel<BsonDocument> closeWhole(BsonDocument version, String partition, long from, long to) {
+        BsonDocument superseded = version.clone();
+        superseded.put(ViewFilter.TO_FIELD, new BsonInt64(to));
+        return new ReplaceOneModel<>(closable(version.get("_id"), partition, from, to), superseded);
+    }
+
+    private BsonDocument closable(BsonValue storedId, String partition, long from, long to) {
         BsonArray closable = new BsonArray(List.of(new BsonDocument(ViewFilter.TO_FIELD, OPEN),
                 new BsonDocument(ViewFilter.TO_FIELD, new BsonDocument("$gt", new BsonInt64(from))
                     .append("$lt", new BsonInt64(to)))));
-        return new UpdateOneModel<>(new BsonDocument("_id", storedId)
-            .append(partitionField, new BsonString(partition))
-            .append("$or", closable),
-                new BsonDocument("$set", new BsonDocument(ViewFilter.TO_FIELD, new BsonInt64(to))));
+        return new BsonDocument("_id", storedId).append(partitionField, new BsonString(partition))
+            .append("$or", closable);
     }
 
     /**

@@ -194,16 +194,33 @@ final class VersionedWriter {
     WriteOutcome write(ViewDefinition view, ViewStatus start, ServerTime serverTime,
             Map<String, @Nullable Generation> generations, @Nullable KeyScope scope, boolean arrived,
             @Nullable PassStatus note) throws ViewRunException, PassSupersededException {
+        return write(view, start, serverTime, generations, scope, arrived, note, null);
+    }
+
+    /**
+     * Writes the view's result as above; a key-scoped pass given its keys' stored versions (read
+     * with its starting status) reads none of its own, and closes them in the command of its new
+     * versions.
+     * @param versionsOfKeys the stored versions of the scope's row ids, whole, of every generation,
+     *     in {@code _viewRow} order; null to read those of the current generation from the target
+     */
+    WriteOutcome write(ViewDefinition view, ViewStatus start, ServerTime serverTime,
+            Map<String, @Nullable Generation> generations, @Nullable KeyScope scope, boolean arrived,
+            @Nullable PassStatus note, @Nullable List<BsonDocument> versionsOfKeys)
+            throws ViewRunException, PassSupersededException {
         if (arrived && scope != null) {
             throw new IllegalStateException("a view in a new place runs whole first");
         }
         MongoCollection<BsonDocument> target = database.getCollection(view.targetCollection(), BsonDocument.class);
         Attempt attempt = new Attempt(view, start, serverTime, target, scope == null ? null : keysOf(scope), arrived,
                 note);
+        Generation inPlace = attempt.inPlace;
         try (ResultReader.Cursor result = scope == null ? reader.open(view, generations)
                 : reader.open(view, scope.pipeline(), generations);
-                StoredRows stored = StoredRows.open(target, rows, view.partition(), attempt.inPlace, false,
-                        scope == null ? null : scope.rowIds())) {
+                StoredRows stored = scope != null && versionsOfKeys != null && inPlace != null
+                        ? StoredRows.ofGeneration(versionsOfKeys, inPlace)
+                        : StoredRows.open(target, rows, view.partition(), inPlace, scope != null,
+                                scope == null ? null : scope.rowIds())) {
             new RowMerge(result, stored, hasher).run(attempt);
             return attempt.finish();
         }
@@ -253,7 +270,7 @@ final class VersionedWriter {
 
         private final List<ResultRow> added = new ArrayList<>();
 
-        private final List<BsonValue> closed = new ArrayList<>();
+        private final List<StoredRows.Stored> closed = new ArrayList<>();
 
         /** The generation this attempt writes, once it holds the lease; 0 before. */
         private long generation;
@@ -300,7 +317,7 @@ final class VersionedWriter {
         public void both(ResultRow row, StoredRows.Stored stored) throws ViewRunException, PassSupersededException {
             requireInScope(row);
             if (!row.hash().equals(stored.hash())) {
-                closed.add(stored.storedId());
+                closed.add(stored);
                 add(row);
             }
         }
@@ -313,7 +330,7 @@ final class VersionedWriter {
 
         @Override
         public void onlyStored(StoredRows.Stored stored) throws ViewRunException, PassSupersededException {
-            closed.add(stored.storedId());
+            closed.add(stored);
             rowsRemoved++;
             flushWhenFull();
         }

@@ -47,6 +47,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class ViewRunner {
 
+    /**
+     * A key-scoped pass of at most this many keys reads their stored versions with its status, in
+     * one reply document; a larger one reads them from the target.
+     */
+    private static final int KEYS_READ_WITH_STATUS = 100;
+
+    /** False once the server refused a status read with the stored versions of a pass's keys. */
+    private volatile boolean keysReadWithStatus = true;
+
     private static final Logger log = LoggerFactory.getLogger(ViewRunner.class);
 
     /**
@@ -173,7 +182,7 @@ public final class ViewRunner {
         WriteMode mode = WriteMode.NONE;
         try {
             indexes.ensure(view.targetCollection());
-            StatusStore.StatusAtServerTime status = startingStatus(view);
+            StatusStore.StatusAtServerTime status = startingStatus(view, scope);
             Generation current = status.status().generation();
             boolean arrived = status.arrived(view);
             afterStartingStatus.run();
@@ -212,7 +221,8 @@ public final class ViewRunner {
             KeyScope keys = current == null || current.isLegacy() || arrived ? null : scope;
             WriteOutcome outcome;
             try {
-                outcome = writer.write(view, status.status(), status.serverTime(), generations, keys, arrived, note);
+                outcome = writer.write(view, status.status(), status.serverTime(), generations, keys, arrived, note,
+                        status.versionsOfKeys());
             }
             catch (OutsideKeyScopeException ex) {
                 log.warn("View {}: {}; it runs whole", view.key(), ex.getMessage());
@@ -288,7 +298,32 @@ public final class ViewRunner {
 
     /** The status a pass starts from, read with the server's time; it gives way to a live lease. */
     private StatusStore.StatusAtServerTime startingStatus(ViewDefinition view) throws PassSupersededException {
-        StatusStore.@Nullable StatusAtServerTime status = statuses.readAtServerTime(view);
+        return startingStatus(view, null);
+    }
+
+    /**
+     * The status a pass starts from; for a key-scoped pass of a few keys, with the stored versions of
+     * its keys read in the same round trip.
+     * @param scope the pass's keys, or null
+     */
+    private StatusStore.StatusAtServerTime startingStatus(ViewDefinition view, @Nullable KeyScope scope)
+            throws PassSupersededException {
+        List<BsonValue> rowIds = scope != null && scope.rowIds().size() <= KEYS_READ_WITH_STATUS
+                && keysReadWithStatus ? scope.rowIds() : null;
+        StatusStore.@Nullable StatusAtServerTime status;
+        try {
+            status = statuses.readAtServerTime(view, rowIds);
+        }
+        catch (MongoException ex) {
+            if (rowIds == null || MongoFailures.isInfrastructure(ex)) {
+                throw ex;
+            }
+            // A server that refuses the $lookup of the read (not one the engine supports) still runs passes
+            keysReadWithStatus = false;
+            log.warn("The status read with the stored versions of a pass's keys failed ({}); passes read them apart"
+                    + " from now on", MongoFailures.messageOf(ex));
+            status = statuses.readAtServerTime(view, null);
+        }
         if (status == null) {
             throw new PassSupersededException("the view document is gone");
         }
