@@ -1,6 +1,10 @@
 package dev.materializer.core.write;
 
+import java.util.ArrayList;
 import java.util.List;
+
+import com.mongodb.client.model.ReplaceOneModel;
+import com.mongodb.client.model.WriteModel;
 
 import dev.materializer.core.hash.PartitionTargetId;
 import dev.materializer.core.hash.RowHasher;
@@ -72,5 +76,39 @@ class TargetWriteFiltersTest {
             .isEqualTo(BsonDocument.parse("{$gt: {$numberLong: '3'}, $lt: {$numberLong: '7'}}"));
         assertThat(rows.closedBetween("acme", 3, 7).get(ViewFilter.TO_FIELD))
             .isEqualTo(BsonDocument.parse("{$gt: {$numberLong: '3'}, $lt: {$numberLong: '7'}}"));
+    }
+
+    @Test
+    void aVersionReadWholeIsClosedByItsReplacementUnderTheCloseFilterSoTheDriverSendsItWithTheNewVersions() {
+        BsonDocument stored = rows.version(new ResultRow(new BsonString("apple"),
+                new BsonDocument("revenue", new BsonInt32(6)), "h1"), "acme", attempt, 3);
+        BsonValue storedId = stored.get("_id");
+
+        ReplaceOneModel<BsonDocument> replacement = rows.closeWhole(stored, "acme", 3, 7);
+
+        assertThat(replacement.getFilter().toBsonDocument()).as("the filter of the close by update")
+            .isEqualTo(rows.close(storedId, "acme", 3, 7).getFilter().toBsonDocument());
+        BsonDocument superseded = stored.clone();
+        superseded.put(ViewFilter.TO_FIELD, new BsonInt64(7));
+        assertThat(replacement.getReplacement()).as("the same version, superseded at the attempt's number")
+            .isEqualTo(superseded);
+        assertThat(List.copyOf(replacement.getReplacement().keySet())).as("its fields in their order")
+            .isEqualTo(List.copyOf(stored.keySet()));
+        assertThat(stored.getInt64(ViewFilter.TO_FIELD).getValue()).as("the version read is left as it was")
+            .isEqualTo(ViewFilter.OPEN);
+        assertThat(replacement.getReplaceOptions().isUpsert()).as("a version gone stays gone").isFalse();
+    }
+
+    @Test
+    void anAttemptsClosesAndNewVersionsAreAllReplacementsWhenItReadItsVersionsWhole() {
+        BsonDocument stored = rows.version(new ResultRow(new BsonString("apple"),
+                new BsonDocument("revenue", new BsonInt32(6)), "h1"), "acme", attempt, 3);
+        List<WriteModel<BsonDocument>> writes = new ArrayList<>();
+
+        rows.addWrites(writes, "acme", List.of(new StoredRows.Stored(stored.get("_id"), new BsonString("apple"), "h1",
+                stored, true)), List.of(new ResultRow(new BsonString("apple"), new BsonDocument("revenue",
+                        new BsonInt32(7)), "h2")), new ObjectId(), 3, 7);
+
+        assertThat(writes).hasSize(2).allMatch(write -> write instanceof ReplaceOneModel);
     }
 }
