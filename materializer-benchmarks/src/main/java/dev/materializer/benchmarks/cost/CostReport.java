@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * ./mvnw -pl materializer-benchmarks -am -DskipTests package
  * java -cp materializer-benchmarks/target/benchmarks.jar dev.materializer.benchmarks.cost.CostReport \
- *     [--quick] [--sizes 1000,10000,100000] [--group-docs 1000000] [--burst-tenants 100,1000]
+ *     [--quick] [--sizes 1000,10000,100000] [--group-docs 1000000] [--burst-tenants 1,100,1000]
  *     [--rolling-tenants 1000] [--repeats 3] [--only burst,delete-tenants] [--label "now (main @ abc1234)"]
  * </pre>
  *
@@ -45,7 +45,7 @@ public final class CostReport {
     static final int DELETE_TENANTS = 100;
 
     private static final String USAGE = "usage: CostReport [--quick] [--sizes 1000,10000,100000] [--group-docs 1000000]"
-            + " [--burst-tenants 100,1000] [--rolling-tenants 1000] [--repeats 3] [--only " + CostRow.names().replace(", ", ",") + "]"
+            + " [--burst-tenants 1,100,1000] [--rolling-tenants 1000] [--repeats 3] [--only " + CostRow.names().replace(", ", ",") + "]"
             + " [--label TEXT]";
 
     private static final int MAX_SIZE = 10_000_000;
@@ -70,7 +70,7 @@ public final class CostReport {
             boolean quick = List.of(args).contains("--quick");
             List<Integer> sizes = quick ? List.of(1_000, 10_000) : List.of(1_000, 10_000, 100_000);
             int groupDocs = quick ? 100_000 : 1_000_000;
-            List<Integer> burstTenants = quick ? List.of(100) : List.of(100, 1_000);
+            List<Integer> burstTenants = quick ? List.of(1, 100) : List.of(1, 100, 1_000);
             List<Integer> rollingTenants = quick ? List.of(100) : List.of(1_000);
             int repeats = quick ? 1 : 3;
             Set<CostRow> rows = EnumSet.allOf(CostRow.class);
@@ -330,9 +330,11 @@ public final class CostReport {
                         sample.complete() ? "" : " (" + CostTable.incomplete(sample) + ")");
                 if (scenario.viewsToFlip() != 0) {
                     progress.printf("           %s passes, %s of %s views on a new generation (%s with a CHANGED pass),"
-                            + " last flip %s ms after the first write; %s commands without the streams (%s per view)%n",
+                            + " write → visible p50 %s ms, p99 %s ms, last flip %s ms after the first write; %s commands"
+                            + " without the streams (%s per view)%n",
                             Figures.n(figures.passCount()), Figures.n(figures.generationsMoved()),
                             Figures.n(scenario.viewsToFlip()), Figures.n(figures.changedPasses()),
+                            Figures.n(figures.medianFlipMillis()), Figures.n(figures.p99FlipMillis()),
                             Figures.n(figures.lastFlipMillis()), Figures.n(figures.commandsWithoutStreams()),
                             figures.commandsPerFlip());
                 }

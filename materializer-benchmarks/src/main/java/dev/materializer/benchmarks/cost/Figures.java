@@ -263,6 +263,18 @@ final class Figures {
         return nanos < 0 ? -1 : Math.round(nanos / 1e6);
     }
 
+    /** Write → visible of the median view (its first CHANGED pass), ms; -1 if not every view had one. */
+    long medianFlipMillis() {
+        long nanos = sample.flips().medianFlipNanos();
+        return nanos < 0 ? -1 : Math.round(nanos / 1e6);
+    }
+
+    /** Write → visible of the view at the 99th percentile, ms; -1 if not every view had one. */
+    long p99FlipMillis() {
+        long nanos = sample.flips().p99FlipNanos();
+        return nanos < 0 ? -1 : Math.round(nanos / 1e6);
+    }
+
     /** Commands without the change streams, per view to flip (per tenant of a burst), one decimal. */
     String commandsPerFlip() {
         return perFlip(sample.flips().views(), commandsWithoutStreams());

@@ -124,10 +124,14 @@ final class ScenarioRun implements AutoCloseable {
      * @param changedPasses views with a pass that ended {@code CHANGED} (a flip) in the window
      * @param lastFlipNanos from the first write of the change to the end of the last view's first
      *     {@code CHANGED} pass; -1 unless {@code views} views had one
+     * @param medianFlipNanos the same to the end of the median view's first {@code CHANGED} pass (write →
+     *     visible of one view); -1 as above
+     * @param p99FlipNanos the same for the view at the 99th percentile (nearest rank); -1 as above
      */
-    record Flips(int views, long generationsMoved, long changedPasses, long lastFlipNanos) {
+    record Flips(int views, long generationsMoved, long changedPasses, long lastFlipNanos, long medianFlipNanos,
+            long p99FlipNanos) {
 
-        static final Flips NONE = new Flips(0, 0, 0, -1);
+        static final Flips NONE = new Flips(0, 0, 0, -1, -1, -1);
 
         /** Whether every view the change must flip shows a new generation. */
         boolean all() {
@@ -380,9 +384,16 @@ final class ScenarioRun implements AutoCloseable {
             }
         }
         int views = scenario.viewsToFlip();
-        long lastFlip = firstFlip.size() < views ? -1
-                : firstFlip.values().stream().mapToLong(at -> at - began).max().orElse(-1);
-        return new Flips(views, generationsMoved, firstFlip.size(), lastFlip);
+        long[] sinceWrite = firstFlip.values().stream().mapToLong(at -> at - began).sorted().toArray();
+        boolean every = views > 0 && sinceWrite.length >= views;
+        return new Flips(views, generationsMoved, firstFlip.size(), every ? sinceWrite[sinceWrite.length - 1] : -1,
+                every ? nearestRank(sinceWrite, 50) : -1, every ? nearestRank(sinceWrite, 99) : -1);
+    }
+
+    /** The value at a percentile of sorted values, by nearest rank. */
+    private static long nearestRank(long[] sorted, int percentile) {
+        int rank = (int) Math.ceil(percentile / 100.0 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
     private static Map<String, Long> changesHeard(EngineRun engine) {

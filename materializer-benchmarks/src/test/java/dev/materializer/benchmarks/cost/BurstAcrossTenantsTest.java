@@ -38,6 +38,9 @@ class BurstAcrossTenantsTest {
         assertThat(sample.flips().generationsMoved()).isEqualTo(TENANTS);
         assertThat(sample.flips().changedPasses()).isEqualTo(TENANTS);
         assertThat(sample.flips().lastFlipNanos()).isPositive();
+        assertThat(sample.flips().medianFlipNanos()).as("write → visible of the median view").isPositive()
+            .isLessThanOrEqualTo(sample.flips().p99FlipNanos());
+        assertThat(sample.flips().p99FlipNanos()).isLessThanOrEqualTo(sample.flips().lastFlipNanos());
         assertThat(sample.changesHeard()).containsEntry(Scenario.ORDERS, (long) TENANTS);
         assertThat(sample.passes()).filteredOn(report -> report.outcome() == PassOutcome.CHANGED)
             .extracting(report -> report.view().partition())
@@ -53,6 +56,7 @@ class BurstAcrossTenantsTest {
         String table = printed.toString(StandardCharsets.UTF_8);
         assertThat(table).contains("| a burst of one insert in each of 3 tenants sharing one group-by definition")
             .contains("views on a new generation 3 of 3")
+            .contains("write → visible p50 ")
             .contains("### A burst across tenants")
             .doesNotContain("per-document view")
             .doesNotContain("timed out");
@@ -60,9 +64,10 @@ class BurstAcrossTenantsTest {
 
     @Test
     void theBurstsTenantsAndTheRowsToRunComeFromTheCommandLine() {
-        assertThat(CostReport.Settings.parse().burstTenants()).containsExactly(100, 1_000);
+        assertThat(CostReport.Settings.parse().burstTenants()).as("one tenant, the reference of the others' times")
+            .containsExactly(1, 100, 1_000);
         assertThat(CostReport.Settings.parse().rows()).containsExactlyInAnyOrder(CostRow.values());
-        assertThat(CostReport.Settings.parse("--quick").burstTenants()).containsExactly(100);
+        assertThat(CostReport.Settings.parse("--quick").burstTenants()).containsExactly(1, 100);
         CostReport.Settings chosen = CostReport.Settings.parse("--burst-tenants", "100,1000,10000", "--only",
                 "burst,delete-tenants");
         assertThat(chosen.burstTenants()).containsExactly(100, 1_000, 10_000);
