@@ -41,16 +41,16 @@ public final class CostReport {
 
     static final int OTHER_PARTITION_ROWS = 1_000;
 
-    /** The tenants of the delete whose partition the event does not name. */
-    static final int DELETE_TENANTS = 100;
-
     private static final String USAGE = "usage: CostReport [--quick] [--sizes 1000,10000,100000] [--group-docs 1000000]"
-            + " [--burst-tenants 1,100,1000] [--rolling-tenants 1000] [--repeats 3] [--only " + CostRow.names().replace(", ", ",") + "]"
+            + " [--burst-tenants 1,100,1000] [--delete-tenants 100,1000] [--rolling-tenants 1000] [--repeats 3] [--only " + CostRow.names().replace(", ", ",") + "]"
             + " [--label TEXT]";
 
     private static final int MAX_SIZE = 10_000_000;
 
     private static final int MAX_TENANTS = 100_000;
+
+    /** The delete's tenants are named t0001 … t9999 beside acme. */
+    private static final int MAX_DELETE_TENANTS = 10_000;
 
     /**
      * What to measure, from the command line.
@@ -63,14 +63,15 @@ public final class CostReport {
      * @param quick whether {@code --quick} was given (small defaults)
      * @param label the heading of the column of this run's figures
      */
-    record Settings(List<Integer> sizes, int groupDocs, List<Integer> burstTenants, List<Integer> rollingTenants,
-            int repeats, Set<CostRow> rows, boolean quick, String label) {
+    record Settings(List<Integer> sizes, int groupDocs, List<Integer> burstTenants, List<Integer> deleteTenants,
+            List<Integer> rollingTenants, int repeats, Set<CostRow> rows, boolean quick, String label) {
 
         static Settings parse(String... args) {
             boolean quick = List.of(args).contains("--quick");
             List<Integer> sizes = quick ? List.of(1_000, 10_000) : List.of(1_000, 10_000, 100_000);
             int groupDocs = quick ? 100_000 : 1_000_000;
             List<Integer> burstTenants = quick ? List.of(1, 100) : List.of(1, 100, 1_000);
+            List<Integer> deleteTenants = quick ? List.of(100) : List.of(100, 1_000);
             List<Integer> rollingTenants = quick ? List.of(100) : List.of(1_000);
             int repeats = quick ? 1 : 3;
             Set<CostRow> rows = EnumSet.allOf(CostRow.class);
@@ -82,12 +83,13 @@ public final class CostReport {
                         continue;
                     }
                     case "--help", "-h" -> throw new IllegalArgumentException(ReportArguments.USAGE);
-                    case "--sizes", "--group-docs", "--burst-tenants", "--rolling-tenants", "--repeats", "--only",
-                            "--label" -> {
+                    case "--sizes", "--group-docs", "--burst-tenants", "--delete-tenants", "--rolling-tenants",
+                            "--repeats", "--only", "--label" -> {
                         // takes a value, below
                     }
                     default -> throw new IllegalArgumentException("unknown option '" + arg + "' (the options are"
-                            + " --quick, --sizes, --group-docs, --burst-tenants, --rolling-tenants, --repeats, --only and"
+                            + " --quick, --sizes, --group-docs, --burst-tenants, --delete-tenants, --rolling-tenants,"
+                            + " --repeats, --only and"
                             + " --label)");
                 }
                 if (index + 1 >= args.length || args[index + 1].startsWith("--")) {
@@ -98,6 +100,7 @@ public final class CostReport {
                     case "--sizes" -> sizes = sizes(arg, value, MAX_SIZE);
                     case "--group-docs" -> groupDocs = number(arg, value, 1, MAX_SIZE);
                     case "--burst-tenants" -> burstTenants = sizes(arg, value, MAX_TENANTS);
+                    case "--delete-tenants" -> deleteTenants = sizes(arg, value, MAX_DELETE_TENANTS);
                     case "--rolling-tenants" -> rollingTenants = sizes(arg, value, MAX_TENANTS);
                     case "--only" -> rows = rows(value);
                     case "--repeats" -> repeats = number(arg, value, 1, 100);
@@ -109,7 +112,8 @@ public final class CostReport {
                     }
                 }
             }
-            return new Settings(List.copyOf(sizes), groupDocs, List.copyOf(burstTenants), List.copyOf(rollingTenants),
+            return new Settings(List.copyOf(sizes), groupDocs, List.copyOf(burstTenants), List.copyOf(deleteTenants),
+                    List.copyOf(rollingTenants),
                     repeats, Set.copyOf(rows), quick, label);
         }
 
@@ -156,6 +160,7 @@ public final class CostReport {
                 case "--sizes" -> "--sizes 1000,10000,100000";
                 case "--group-docs" -> "--group-docs 1000000";
                 case "--burst-tenants" -> "--burst-tenants 100,1000,10000";
+                case "--delete-tenants" -> "--delete-tenants 100,1000";
                 case "--rolling-tenants" -> "--rolling-tenants 100,1000";
                 case "--only" -> "--only burst";
                 case "--repeats" -> "--repeats 3";
@@ -180,7 +185,7 @@ public final class CostReport {
                 scenarios.add(new Scenario.DeleteWithoutPreImage(CHAIN_ROWS, OTHER_PARTITION_ROWS));
             }
             if (rows.contains(CostRow.DELETE_TENANTS)) {
-                scenarios.add(new Scenario.DeleteAcrossTenants(DELETE_TENANTS));
+                deleteTenants.forEach(tenants -> scenarios.add(new Scenario.DeleteAcrossTenants(tenants)));
             }
             if (rows.contains(CostRow.BURST)) {
                 burstTenants.forEach(tenants -> scenarios.add(new Scenario.BurstAcrossTenants(tenants)));

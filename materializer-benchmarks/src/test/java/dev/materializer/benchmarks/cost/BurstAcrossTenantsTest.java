@@ -72,9 +72,14 @@ class BurstAcrossTenantsTest {
                 "burst,delete-tenants");
         assertThat(chosen.burstTenants()).containsExactly(100, 1_000, 10_000);
         assertThat(chosen.scenarios()).extracting(Scenario::name).containsExactly(
-                "delete without a pre-image, 100 tenants", "a burst of one insert in each of 100 tenants",
+                "delete without a pre-image, 100 tenants", "delete without a pre-image, 1,000 tenants",
+                "a burst of one insert in each of 100 tenants",
                 "a burst of one insert in each of 1,000 tenants", "a burst of one insert in each of 10,000 tenants");
         assertThatThrownBy(() -> CostReport.Settings.parse("--only", "bursts")).hasMessageContaining("unknown row");
         assertThatThrownBy(() -> CostReport.Settings.parse("--burst-tenants", "0")).hasMessageContaining("between");
+        assertThat(CostReport.Settings.parse().deleteTenants()).containsExactly(100, 1_000);
+        assertThat(CostReport.Settings.parse("--quick").deleteTenants()).containsExactly(100);
+        assertThat(CostReport.Settings.parse("--delete-tenants", "1000").deleteTenants()).containsExactly(1_000);
+        assertThatThrownBy(() -> CostReport.Settings.parse("--delete-tenants", "20000")).hasMessageContaining("between");
     }
 }
