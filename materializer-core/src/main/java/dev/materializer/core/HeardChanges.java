@@ -5,16 +5,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.materializer.core.view.CoveredTimes;
-import dev.materializer.core.view.Generation;
-import dev.materializer.core.view.GenerationPlace;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewState;
-import dev.materializer.core.view.ViewStatus;
-import dev.materializer.core.write.StatusStore;
 import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;
-import org.bson.BsonValue;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * now, and covers — per collection it reads, for which this instance heard the partition from an
  * answered position on — every event heard of it (its {@code covered} time at or after the newest).
  * Anything not known (an event without a cluster time, a routing failure, a stream started from now,
- * a partition that appeared after the stream opened) makes the view run: fail safe.
+ * a partition that appeared after the stream opened) makes the view run: fail safe. What a status
+ * must say is {@link StoredCoverage}'s, shared with the check of replayed changes.
  *
  * <p>Thread-safe: the streams write, the lanes read; concurrent maps.
  */
@@ -88,34 +82,12 @@ final class HeardChanges {
      * @param reads the targets of other views of its partition it reads now
      */
     boolean applied(ViewDefinition view, @Nullable BsonDocument status, Collection<String> reads) {
-        if (status == null || !ViewState.OK.storedValue().equals(stringOf(status, "state"))
-                || !view.fingerprint().equals(stringOf(status, StatusStore.FINGERPRINT_FIELD))
-                || !StatusStore.readsOf(status).equals(Set.copyOf(reads))) {
-            return false;
-        }
-        Generation generation = ViewStatus.fromBson(status).generation();
-        if (generation == null || generation.isLegacy()
-                || !GenerationPlace.fits(GenerationPlace.of(status), view.targetCollection(), view.partition())) {
-            return false;
-        }
         for (String collection : view.collections()) {
             if (!answered.getOrDefault(collection, Set.of()).contains(view.partition())) {
                 return false;
             }
         }
-        Map<String, BsonTimestamp> times = heard.getOrDefault(view.partition(), Map.of())
-            .getOrDefault(view.key().id(), Map.of());
-        for (Map.Entry<String, BsonTimestamp> newest : times.entrySet()) {
-            BsonTimestamp covered = CoveredTimes.of(status, newest.getKey());
-            if (covered == null || covered.compareTo(newest.getValue()) < 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static @Nullable String stringOf(BsonDocument status, String field) {
-        BsonValue value = status.get(field);
-        return value != null && value.isString() ? value.asString().getValue() : null;
+        return StoredCoverage.covers(view, status, reads,
+                heard.getOrDefault(view.partition(), Map.of()).getOrDefault(view.key().id(), Map.of()));
     }
 }

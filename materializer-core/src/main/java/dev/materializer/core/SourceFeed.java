@@ -337,11 +337,20 @@ final class SourceFeed implements StreamListener {
             markEveryReader(collection, ex);
             return;
         }
+        CollectionStream stream = streams.get(collection);
+        // A replayed event of a known time may have been applied by another instance meanwhile: its
+        // pass asks the view's stored status (a mark all the same, pending for the checkpoints)
+        org.bson.BsonTimestamp replayedAt = stream != null && stream.replaying() ? change.clusterTime() : null;
         marks.forEach((partition, keysByView) -> {
             // Before who owns it is asked: a pass that finds the partition owned sees what was not marked
             heard.heard(collection, partition, keysByView.keySet(), change.clusterTime());
             if (owns.test(partition)) {
-                scheduler.markDirty(partition, collection, keysByView, change.clusterTime());
+                if (replayedAt != null) {
+                    scheduler.markReplayed(partition, collection, keysByView, replayedAt);
+                }
+                else {
+                    scheduler.markDirty(partition, collection, keysByView, change.clusterTime());
+                }
                 log.debug("An event of {} at {} marks partition {} for {}", collection, change.clusterTime(), partition,
                         keysByView.keySet());
             }

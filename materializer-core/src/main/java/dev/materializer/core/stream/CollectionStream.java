@@ -115,6 +115,13 @@ public final class CollectionStream {
 
     private volatile @Nullable CountDownLatch waiting;
 
+    /**
+     * Whether the open cursor resumed from a saved checkpoint at the first open its listener heard of
+     * and has not polled empty since: what it hands over now was committed while no stream of this
+     * instance read the collection, or about when it opened. {@link #replaying} reads it.
+     */
+    private volatile boolean replaying;
+
     /** The cluster time of the newest event the listener took; {@link #heardAfter} reads it. */
     private volatile @Nullable BsonTimestamp heardThrough;
 
@@ -256,6 +263,18 @@ public final class CollectionStream {
         return heard != null && heard.compareTo(clusterTime) > 0;
     }
 
+    /**
+     * Whether the stream replays: it resumed from a saved checkpoint at the first open its listener
+     * heard of, and has handed over every event since without a poll that found nothing — so the
+     * events it hands over now were mostly committed before it opened, when another instance may have
+     * applied them. Ends at the first empty poll, or when the cursor ends. Read on the stream's own
+     * thread (by its listener) it says it of the event being handed over.
+     * @return true while it replays
+     */
+    public boolean replaying() {
+        return replaying;
+    }
+
     /** The watched collection. */
     public String collection() {
         return collection;
@@ -382,6 +401,7 @@ public final class CollectionStream {
                 .cursor()) {
                 open = true;
                 boolean resumed = token != null;
+                replaying = resumed && from.token() != null;
                 safely(() -> listener.onOpened(collection, resumed, reopened, from));
                 told = true;
                 // Only now: the one who started the stream sees it open and its listener told.
@@ -398,6 +418,7 @@ public final class CollectionStream {
                     if (received == null) {
                         lastEmptyPoll = started;
                         polledEmpty = true;
+                        replaying = false;
                         BsonDocument idleToken = cursor.getResumeToken();
                         // A token between two fragments would resume in the middle of an event.
                         if (idleToken != null && !fragments.inTheMiddle()) {
@@ -467,6 +488,7 @@ public final class CollectionStream {
         finally {
             open = false;
             polledEmpty = false;
+            replaying = false;
         }
     }
 
