@@ -122,6 +122,13 @@ public final class CollectionStream {
      */
     private volatile boolean replaying;
 
+    /**
+     * Where the stream has handed over every event from: the checkpoint it resumed from; for a stream
+     * that started from now, a position just past the first event it handed over (null until then).
+     * Null again once it starts from now anew. {@link #heardFrom} reads it.
+     */
+    private volatile @Nullable Checkpoint heardFrom;
+
     /** The cluster time of the newest event the listener took; {@link #heardAfter} reads it. */
     private volatile @Nullable BsonTimestamp heardThrough;
 
@@ -275,6 +282,18 @@ public final class CollectionStream {
         return replaying;
     }
 
+    /**
+     * Where the stream has handed every event over from, as a position other checkpoints can be
+     * ordered against ({@link Checkpoint#coversWhatPrecedes}): the checkpoint it resumed from at its
+     * first open; for a stream started from now, a position just past the first event it handed over
+     * (every event after its start is at or after that one). Its reopenings resume from their own
+     * position, so it stands until the stream starts from now anew.
+     * @return the position; null before a stream started from now handed an event over
+     */
+    public @Nullable Checkpoint heardFrom() {
+        return heardFrom;
+    }
+
     /** The watched collection. */
     public String collection() {
         return collection;
@@ -322,6 +341,7 @@ public final class CollectionStream {
             }
         }
         BsonDocument token = saved.token();
+        heardFrom = token == null ? null : saved;
         lastEvent = saved.lastEvent();
         lastEventTime = saved.lastEventTime();
         // Handed over with every open until the listener has been told of one: a cursor that failed
@@ -348,6 +368,7 @@ public final class CollectionStream {
             failures = outcome.servedEvents() ? 1 : failures + 1;
             if (outcome.historyLost()) {
                 token = null;
+                heardFrom = null;
                 lastEvent = null;
                 lastEventTime = null;
                 // It no longer resumes from the checkpoint: the listener catches up everything instead.
@@ -458,6 +479,10 @@ public final class CollectionStream {
                     }
                     lastEvent = eventToken;
                     lastEventTime = time;
+                    if (heardFrom == null && eventToken != null) {
+                        // Started from now: every event from this first one on is handed over
+                        heardFrom = Checkpoint.at(eventToken, Set.of(), Set.of()).withLastEvent(eventToken, time);
+                    }
                     lastSave = saveIfDue(position, lastSave, false);
                 }
                 saveIfDue(position, lastSave, true);

@@ -236,6 +236,38 @@ abstract class NeverLoseAChangeScenarios {
     }
 
     @Test
+    void aPartitionTakenOverInAClusterWhoseStreamsStartedFromNowRunsOnlyWhatItsPreviousOwnerDidNotApply(TestMongo mongo) {
+        ManualClock clock = new ManualClock();
+        EngineFixture b = instance(mongo, clock, "node-b");
+        try {
+            String unapplied = ownedBy("node-a", "node-a", "node-b");
+            try (EngineFixture a = instance(mongo, clock, "node-a")) {
+                // A new cluster: no checkpoint of orders when the streams open, so both start from now
+                startTwoAndSaveCheckpoints(a, b, clock, mongo);
+                // node-a stops having heard a change of one of its tenants, before its pass (a stop runs no pass)
+                int heardByA = a.events.changes.get();
+                int heardByB = b.events.changes.get();
+                a.collection("orders").insertOne(order("unapplied", unapplied, "fig", 3, 5));
+                a.events.awaitChanges(heardByA + 1);
+                b.events.awaitChanges(heardByB + 1);
+                b.events.clear();
+            }
+            // node-b takes node-a's tenants at its next beat: node-a's checkpoint, at or after where node-b's
+            // stream started, answers for them; node-b heard every change after it
+            clock.advance(b.options.partitionLease().dividedBy(3));
+            awaitLive(b, "node-b");
+            b.settle();
+
+            assertThat(b.events.passes).extracting(report -> report.view().partition()).containsOnly(unapplied);
+            assertThat(b.rows("revenue-" + unapplied, "revenue")).containsExactly(row("apple", "revenue", 1),
+                    row("fig", "revenue", 15));
+        }
+        finally {
+            b.close();
+        }
+    }
+
+    @Test
     void changesHeardBetweenStopIntakeAndCloseRunAfterTheRestart(TestMongo mongo) throws Exception {
         try (EngineFixture f = new EngineFixture(mongo)) {
             f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
