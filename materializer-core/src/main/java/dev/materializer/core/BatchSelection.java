@@ -13,7 +13,7 @@ import dev.materializer.core.view.ViewState;
 /**
  * Which marked views may run in a batch with the views of other partitions: a view that is
  * {@code ok}, reads no other view's target, and whose partition has no contested target and no
- * catch-up or handover to judge — key-scoped or whole, as its marks plan it. Anything else — an
+ * catch-up, handover or replayed change to judge — key-scoped or whole, as its marks plan it. Anything else — an
  * errored view (its error is judged by a pass of its own), a view over a view, a shared target, a
  * catch-up — runs in its partition's own pass, as before. A batch changes how many commands the views cost, never which views run.
  *
@@ -46,7 +46,7 @@ final class BatchSelection {
      * besides the batch is at most its downstream views.
      */
     boolean onlyOf(String partition, DirtySources marks, Set<String> definitions) {
-        if (marks.handover() || marks.everything()) {
+        if (marks.handover() || marks.everything() || marks.hasReplayed()) {
             return false;
         }
         List<ViewDefinition> views = registry.views(partition);
@@ -67,7 +67,7 @@ final class BatchSelection {
 
     /** The views of a partition its marks affect that may run in a batch. */
     List<ViewDefinition> batchable(String partition, DirtySources marks) {
-        if (marks.handover() || marks.everything()) {
+        if (marks.handover() || marks.everything() || marks.hasReplayed()) {
             return List.of();
         }
         List<ViewDefinition> views = registry.views(partition);

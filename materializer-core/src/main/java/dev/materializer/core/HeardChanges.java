@@ -5,16 +5,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.materializer.core.view.CoveredTimes;
-import dev.materializer.core.view.Generation;
-import dev.materializer.core.view.GenerationPlace;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewState;
-import dev.materializer.core.view.ViewStatus;
-import dev.materializer.core.write.StatusStore;
 import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;
-import org.bson.BsonValue;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,7 +16,9 @@ import org.jspecify.annotations.Nullable;
  * applied, and run only those.
  *
  * <p>Per collection, the partitions whose events before the stream's first position a checkpoint
- * answers for ({@link #answered}): from there on the stream hands over every event. Per partition
+ * answers for ({@link #answered}): from there on the stream hands over every event. A partition not
+ * answered for at the open may be later, on a take-over, by a checkpoint saved at or after where the
+ * stream started ({@link #answeredLater}) — also for a stream that started from now, without any. Per partition
  * and view, the cluster time of the newest event routed to it ({@link #heard}), recorded before the
  * stream asks who owns the partition, so a pass that sees the partition owned sees every event that
  * was not marked for it. Memory: one time per view and collection it reads.
@@ -33,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * now, and covers — per collection it reads, for which this instance heard the partition from an
  * answered position on — every event heard of it (its {@code covered} time at or after the newest).
  * Anything not known (an event without a cluster time, a routing failure, a stream started from now,
- * a partition that appeared after the stream opened) makes the view run: fail safe.
+ * a partition that appeared after the stream opened) makes the view run: fail safe. What a status
+ * must say is {@link StoredCoverage}'s, shared with the check of replayed changes.
  *
  * <p>Thread-safe: the streams write, the lanes read; concurrent maps.
  */
@@ -45,6 +41,14 @@ final class HeardChanges {
     /** Per collection, the partitions heard from an answered position on. */
     private final Map<String, Set<String>> answered = new ConcurrentHashMap<>();
 
+    /**
+     * Per collection, the partitions whose events this instance heard, routed, from where its stream
+     * started on (they read the collection when it opened, and no event of them failed routing since):
+     * those a checkpoint at or after that start may still answer for ({@link #answeredLater}). A set
+     * is replaced, never emptied, when the stream starts anew, so a late answer to an old one is lost.
+     */
+    private final Map<String, Set<String>> routedSinceStart = new ConcurrentHashMap<>();
+
     /** Per partition, per view id, per collection: the cluster time of the newest event routed to it. */
     private final Map<String, Map<String, Map<String, BsonTimestamp>>> heard = new ConcurrentHashMap<>();
 
@@ -52,15 +56,65 @@ final class HeardChanges {
      * At a stream's first open: the partitions whose events before its position the checkpoint it
      * resumed from (or one alongside) answers for. Replaces what was known of the collection.
      */
-    void answered(String collection, Set<String> partitions) {
+    synchronized void answered(String collection, Set<String> partitions, Set<String> reading) {
         Set<String> known = ConcurrentHashMap.newKeySet();
         known.addAll(partitions);
         answered.put(collection, known);
+        routedSinceStart.put(collection, concurrentCopy(reading));
     }
 
-    /** A stream that started again from now: what came before is unknown for every partition. */
-    void forget(String collection) {
+    /**
+     * A stream that started again from now: what came before is unknown for every partition; from
+     * its new start on it hears the partitions reading the collection now.
+     */
+    synchronized void forget(String collection, Set<String> reading) {
         answered.put(collection, ConcurrentHashMap.newKeySet());
+        routedSinceStart.put(collection, concurrentCopy(reading));
+    }
+
+    /**
+     * The partitions of a collection not answered for yet that a checkpoint at or after where its
+     * stream started could still answer for, with the start they belong to.
+     * @return the partitions (a copy) and the start's mark for {@link #answeredLater}
+     */
+    synchronized Unanswered unanswered(String collection) {
+        Set<String> routed = routedSinceStart.getOrDefault(collection, Set.of());
+        Set<String> open = new java.util.HashSet<>(routed);
+        open.removeAll(answered.getOrDefault(collection, Set.of()));
+        return new Unanswered(Set.copyOf(open), routed);
+    }
+
+    /**
+     * The partitions a checkpoint at or after where the stream started answers for, read after
+     * {@link #unanswered}: every event of them before the checkpoint was applied, and this instance
+     * heard every one after it. Ignored when the stream started anew meanwhile; a partition whose
+     * events failed routing meanwhile is left out.
+     */
+    synchronized void answeredLater(String collection, Unanswered asked, Set<String> partitions) {
+        Set<String> routed = routedSinceStart.get(collection);
+        Set<String> known = answered.get(collection);
+        if (routed != asked.start() || known == null) {
+            return;
+        }
+        for (String partition : partitions) {
+            if (routed.contains(partition)) {
+                known.add(partition);
+            }
+        }
+    }
+
+    /**
+     * What {@link #unanswered} found.
+     * @param partitions the partitions not answered for that a checkpoint could still answer for
+     * @param start the set of the stream's start they were read from (compared by identity)
+     */
+    record Unanswered(Set<String> partitions, Set<String> start) {
+    }
+
+    private static Set<String> concurrentCopy(Set<String> partitions) {
+        Set<String> copy = ConcurrentHashMap.newKeySet();
+        copy.addAll(partitions);
+        return copy;
     }
 
     /** An event routed to some views of a partition; its time null when unknown. */
@@ -74,10 +128,14 @@ final class HeardChanges {
     }
 
     /** An event that could not be routed: any view of these partitions may be affected, at an unknown time. */
-    void heardEvery(String collection, Collection<String> partitions) {
+    synchronized void heardEvery(String collection, Collection<String> partitions) {
         Set<String> known = answered.get(collection);
         if (known != null) {
             known.removeAll(partitions);
+        }
+        Set<String> routed = routedSinceStart.get(collection);
+        if (routed != null) {
+            routed.removeAll(partitions);
         }
     }
 
@@ -88,34 +146,12 @@ final class HeardChanges {
      * @param reads the targets of other views of its partition it reads now
      */
     boolean applied(ViewDefinition view, @Nullable BsonDocument status, Collection<String> reads) {
-        if (status == null || !ViewState.OK.storedValue().equals(stringOf(status, "state"))
-                || !view.fingerprint().equals(stringOf(status, StatusStore.FINGERPRINT_FIELD))
-                || !StatusStore.readsOf(status).equals(Set.copyOf(reads))) {
-            return false;
-        }
-        Generation generation = ViewStatus.fromBson(status).generation();
-        if (generation == null || generation.isLegacy()
-                || !GenerationPlace.fits(GenerationPlace.of(status), view.targetCollection(), view.partition())) {
-            return false;
-        }
         for (String collection : view.collections()) {
             if (!answered.getOrDefault(collection, Set.of()).contains(view.partition())) {
                 return false;
             }
         }
-        Map<String, BsonTimestamp> times = heard.getOrDefault(view.partition(), Map.of())
-            .getOrDefault(view.key().id(), Map.of());
-        for (Map.Entry<String, BsonTimestamp> newest : times.entrySet()) {
-            BsonTimestamp covered = CoveredTimes.of(status, newest.getKey());
-            if (covered == null || covered.compareTo(newest.getValue()) < 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static @Nullable String stringOf(BsonDocument status, String field) {
-        BsonValue value = status.get(field);
-        return value != null && value.isString() ? value.asString().getValue() : null;
+        return StoredCoverage.covers(view, status, reads,
+                heard.getOrDefault(view.partition(), Map.of()).getOrDefault(view.key().id(), Map.of()));
     }
 }

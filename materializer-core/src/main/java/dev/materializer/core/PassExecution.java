@@ -159,14 +159,25 @@ final class PassExecution implements PassScheduler.PassRunner {
             }
         }
         Set<String> run = freed;
-        DirtySources marks = dirty.handover() ? handedOver(partition, views, dirty) : dirty;
-        if (marks == null) {
-            log.warn("Partition {}: the statuses of its views could not be read for its handover; it runs again in {}",
-                    partition, Durations.text(options.rewatch()));
-            return dirty;
+        DirtySources marks = dirty;
+        if (dirty.handover() || dirty.hasReplayed()) {
+            Map<String, BsonDocument> stored;
+            try {
+                stored = status.storedStatuses(partition);
+            }
+            catch (MongoException ex) {
+                log.warn("Partition {}: the statuses of its views could not be read for its {}; it runs again in {}",
+                        partition, dirty.handover() ? "handover" : "replayed changes", Durations.text(options.rewatch()));
+                return dirty;
+            }
+            if (dirty.handover()) {
+                marks = handedOver(partition, views, marks, stored);
+            }
+            marks = withoutReplayedApplied(partition, views, marks, stored);
         }
+        DirtySources toRun = marks;
         passes.runInOrder(partition,
-                view -> run.contains(view.key().id()) || marks.affects(view.key().id(), view.collections()), marks,
+                view -> run.contains(view.key().id()) || toRun.affects(view.key().id(), view.collections()), toRun,
                 retries);
         return retries;
     }
@@ -176,26 +187,18 @@ final class PassExecution implements PassScheduler.PassRunner {
      * stored status shows their previous owner applied every change this instance heard of them
      * ({@link HeardChanges#applied}); those run only for the marks they have besides (changes heard
      * since the handover). A view the pass lets go is {@code ok} in the registry, as its status says.
-     * @return the marks, or null when the statuses could not be read (the pass runs again later)
+     * @param stored the stored statuses of the partition's views, by view id
+     * @return the marks
      */
-    private @Nullable DirtySources handedOver(String partition, List<ViewDefinition> views, DirtySources dirty) {
-        Map<String, BsonDocument> stored;
-        try {
-            stored = status.storedStatuses(partition);
-        }
-        catch (MongoException ex) {
-            return null;
-        }
+    private DirtySources handedOver(String partition, List<ViewDefinition> views, DirtySources dirty,
+            Map<String, BsonDocument> stored) {
         Map<String, List<String>> mustRun = new HashMap<>();
         int applied = 0;
         for (ViewDefinition view : views) {
             BsonDocument viewStatus = stored.get(view.key().id());
             if (heard.applied(view, viewStatus, passes.targetsRead(view))) {
                 applied++;
-                registry.noteStatus(view.key(), viewStatus);
-                if (!registry.isBlocked(view.key())) {
-                    registry.setState(view.key(), ViewState.OK, null);
-                }
+                letGo(view, viewStatus);
             }
             else {
                 mustRun.put(view.key().id(), view.collections());
@@ -204,6 +207,41 @@ final class PassExecution implements PassScheduler.PassRunner {
         log.debug("Partition {} taken over: {} view(s) run, {} left as their previous owner applied them", partition,
                 mustRun.size(), applied);
         return dirty.withoutHandover(mustRun);
+    }
+
+    /**
+     * The marks of a pass without the views marked only by events a stream replayed after it resumed
+     * from a checkpoint whose stored status covers each of them ({@link StoredCoverage}): another
+     * instance applied them while this one was away (a restart under the same id, or a new one, after
+     * others took the partition over). Those marks are applied, so no checkpoint that counts them done
+     * breaks the invariant. A view with any other mark runs as marked.
+     * @param stored the stored statuses of the partition's views, by view id
+     */
+    private DirtySources withoutReplayedApplied(String partition, List<ViewDefinition> views, DirtySources marks,
+            Map<String, BsonDocument> stored) {
+        Set<String> applied = new HashSet<>();
+        for (ViewDefinition view : views) {
+            Map<String, org.bson.BsonTimestamp> replayed = marks.replayedOnly(view.key().id(), view.collections());
+            BsonDocument viewStatus = stored.get(view.key().id());
+            if (replayed != null && StoredCoverage.covers(view, viewStatus, passes.targetsRead(view), replayed)) {
+                applied.add(view.key().id());
+                letGo(view, viewStatus);
+            }
+        }
+        if (applied.isEmpty()) {
+            return marks;
+        }
+        log.debug("Partition {}: {} view(s) left as the changes replayed for them were applied already", partition,
+                applied.size());
+        return marks.without(applied);
+    }
+
+    /** A view a pass lets go as its stored status shows its marks applied: {@code ok}, as the status says. */
+    private void letGo(ViewDefinition view, BsonDocument viewStatus) {
+        registry.noteStatus(view.key(), viewStatus);
+        if (!registry.isBlocked(view.key())) {
+            registry.setState(view.key(), ViewState.OK, null);
+        }
     }
 
     /**

@@ -337,11 +337,20 @@ final class SourceFeed implements StreamListener {
             markEveryReader(collection, ex);
             return;
         }
+        CollectionStream stream = streams.get(collection);
+        // A replayed event of a known time may have been applied by another instance meanwhile: its
+        // pass asks the view's stored status (a mark all the same, pending for the checkpoints)
+        org.bson.BsonTimestamp replayedAt = stream != null && stream.replaying() ? change.clusterTime() : null;
         marks.forEach((partition, keysByView) -> {
             // Before who owns it is asked: a pass that finds the partition owned sees what was not marked
             heard.heard(collection, partition, keysByView.keySet(), change.clusterTime());
             if (owns.test(partition)) {
-                scheduler.markDirty(partition, collection, keysByView, change.clusterTime());
+                if (replayedAt != null) {
+                    scheduler.markReplayed(partition, collection, keysByView, replayedAt);
+                }
+                else {
+                    scheduler.markDirty(partition, collection, keysByView, change.clusterTime());
+                }
                 log.debug("An event of {} at {} marks partition {} for {}", collection, change.clusterTime(), partition,
                         keysByView.keySet());
             }
@@ -384,7 +393,7 @@ final class SourceFeed implements StreamListener {
             String reason = "the change stream of " + collection + " " + lastEnd.getOrDefault(collection, "ended")
                     + " and started again from now";
             log.warn("{}: its views run a full catch-up", reason);
-            heard.forget(collection);
+            heard.forget(collection, registry.partitionsReading(collection));
             sayCatchUp(collection, reason);
             registry.partitionsReading(collection).stream().filter(owns)
                 .forEach(partition -> scheduler.catchUp(partition, everyViewReading(collection)));
@@ -397,12 +406,13 @@ final class SourceFeed implements StreamListener {
         Set<String> caughtUp = new java.util.TreeSet<>();
         // The partitions, owned or not, whose events before this position a checkpoint answers for
         Set<String> answered = new java.util.HashSet<>();
-        for (String partition : registry.partitionsReading(collection)) {
+        Set<String> reading = registry.partitionsReading(collection);
+        for (String partition : reading) {
             if (!from.pending().contains(partition) && answersFor(from, partition)) {
                 answered.add(partition);
             }
         }
-        heard.answered(collection, answered);
+        heard.answered(collection, answered, reading);
         registry.materializedViewsReading(collection).forEach((partition, viewIds) -> {
             if (!owns.test(partition)) {
                 return;
@@ -420,6 +430,51 @@ final class SourceFeed implements StreamListener {
         if (from.token() != null && !caughtUp.isEmpty()) {
             log.info("The checkpoint of {} by {} does not answer for {} partition(s) this instance owns: they catch up",
                     collection, from.writer() == null ? "an older engine" : "instance " + from.writer(), caughtUp.size());
+        }
+    }
+
+    /**
+     * Before a take-over: the partitions gained that no checkpoint answered for when their streams
+     * first opened (a stream started from now, in a new cluster; a checkpoint saved before its writer
+     * took them) are answered for by a checkpoint saved since, at or after where the stream started
+     * ({@link CollectionStream#heardFrom}), by their owner then, with nothing of them pending: every
+     * event of them before it was applied, and this instance's stream heard every one after it. One
+     * read of the checkpoints per collection the gained partitions still need; a failure answers for
+     * nothing more (the views run).
+     * @param gained the partitions this instance takes over
+     */
+    void answerFromCheckpoints(Set<String> gained) {
+        for (Map.Entry<String, CollectionStream> entry : streams.entrySet()) {
+            String collection = entry.getKey();
+            // The partitions first, then where the stream started: a stream started anew in between is ignored
+            HeardChanges.Unanswered unanswered = heard.unanswered(collection);
+            Set<String> wanted = new HashSet<>(gained);
+            wanted.retainAll(unanswered.partitions());
+            Checkpoint start = entry.getValue().heardFrom();
+            if (wanted.isEmpty() || start == null) {
+                continue;
+            }
+            Set<String> answered = new HashSet<>();
+            try {
+                for (Checkpoint saved : checkpoints.all(collection)) {
+                    if (saved.writer() == null || !saved.coversWhatPrecedes(start)) {
+                        continue;
+                    }
+                    for (String partition : wanted) {
+                        if (writerOwned(saved, partition) && !saved.pending().contains(partition)) {
+                            answered.add(partition);
+                        }
+                    }
+                }
+            }
+            catch (com.mongodb.MongoException ex) {
+                log.warn("The checkpoints of {} could not be read for a take-over; its partitions run whole: {}",
+                        collection, ex.getMessage());
+                continue;
+            }
+            heard.answeredLater(collection, unanswered, answered);
+            log.debug("Checkpoints of {} saved since its stream started answer for {} of {} partition(s) taken over",
+                    collection, answered.size(), wanted.size());
         }
     }
 
@@ -472,6 +527,10 @@ final class SourceFeed implements StreamListener {
     @Override
     public void onEnded(String collection, String reason, boolean historyLost) {
         lastEnd.put(collection, historyLost ? reason + " (history lost)" : reason);
+        if (historyLost) {
+            // Until it starts again from now, the events after its end are heard by no one here
+            heard.forget(collection, registry.partitionsReading(collection));
+        }
         listener.onStreamReopened(collection, reason);
         if (historyLost) {
             log.warn("The change stream of {} lost its history ({}): its views run a full catch-up when it reopens",

@@ -283,6 +283,8 @@ public final class ViewMaterializer implements Materializer {
      * every checkpoint names them until they ran.
      */
     private void catchUp(java.util.Set<String> partitions) {
+        // Before the marks: what checkpoints saved since the streams started answer for is known to their passes
+        feed.answerFromCheckpoints(partitions);
         partitions.forEach(scheduler::markHandover);
     }
 

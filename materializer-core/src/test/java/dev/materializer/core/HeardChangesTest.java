@@ -28,7 +28,7 @@ class HeardChangesTest {
     @Test
     void aViewIsLetGoOnlyWhenItsStatusCoversEveryEventHeardFromAnAnsweredPosition() {
         HeardChanges heard = new HeardChanges();
-        heard.answered("orders", Set.of("acme"));
+        heard.answered("orders", Set.of("acme"), Set.of("acme"));
         heard.heard("orders", "acme", Set.of("revenue"), new BsonTimestamp(10, 1));
 
         assertThat(heard.applied(VIEW, status("fp-1", 10), List.of())).as("covered up to the event heard").isTrue();
@@ -46,19 +46,42 @@ class HeardChangesTest {
         HeardChanges heard = new HeardChanges();
         assertThat(heard.applied(VIEW, status("fp-1", 10), List.of())).as("never answered (no checkpoint)").isFalse();
 
-        heard.answered("orders", Set.of("acme"));
+        heard.answered("orders", Set.of("acme"), Set.of("acme"));
         heard.heard("orders", "acme", Set.of("revenue"), null);
         assertThat(heard.applied(VIEW, status("fp-1", Integer.MAX_VALUE - 1), List.of())).as("an event without a time")
             .isFalse();
 
         HeardChanges failed = new HeardChanges();
-        failed.answered("orders", Set.of("acme"));
+        failed.answered("orders", Set.of("acme"), Set.of("acme"));
         failed.heardEvery("orders", Set.of("acme"));
         assertThat(failed.applied(VIEW, status("fp-1", 10), List.of())).as("an event that could not be routed").isFalse();
 
         HeardChanges restarted = new HeardChanges();
-        restarted.answered("orders", Set.of("acme"));
-        restarted.forget("orders");
+        restarted.answered("orders", Set.of("acme"), Set.of("acme"));
+        restarted.forget("orders", Set.of("acme"));
         assertThat(restarted.applied(VIEW, status("fp-1", 10), List.of())).as("a stream started again from now").isFalse();
+    }
+
+    @Test
+    void aLaterCheckpointAnswersOnlyForPartitionsHeardRoutedSinceTheStreamStarted() {
+        HeardChanges heard = new HeardChanges();
+        // Started from now: no checkpoint answered for anything
+        heard.answered("orders", Set.of(), Set.of("acme", "globex", "initech"));
+        HeardChanges.Unanswered asked = heard.unanswered("orders");
+        assertThat(asked.partitions()).containsExactlyInAnyOrder("acme", "globex", "initech");
+        heard.heardEvery("orders", Set.of("globex"));
+        heard.answeredLater("orders", asked, Set.of("acme", "globex", "unknown"));
+
+        assertThat(heard.applied(VIEW, status("fp-1", 10), List.of())).as("answered later").isTrue();
+        assertThat(heard.unanswered("orders").partitions()).as("a routing failure since; a partition not read at the open")
+            .containsExactly("initech");
+
+        HeardChanges restarted = new HeardChanges();
+        restarted.answered("orders", Set.of(), Set.of("acme"));
+        HeardChanges.Unanswered before = restarted.unanswered("orders");
+        restarted.forget("orders", Set.of("acme"));
+        restarted.answeredLater("orders", before, Set.of("acme"));
+        assertThat(restarted.applied(VIEW, status("fp-1", 10), List.of())).as("the stream started anew meanwhile")
+            .isFalse();
     }
 }

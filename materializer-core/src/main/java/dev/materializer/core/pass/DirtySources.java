@@ -20,7 +20,9 @@ import org.jspecify.annotations.Nullable;
  * so do more than {@code PassPlanner.MAX_KEYS} keys and values of key queries, after which the view
  * keeps nothing more: a mark costs what it names, never a copy of what is kept. So an update that
  * touches none of a view's fields does not run that view, even when it runs another view of the
- * same partition.
+ * same partition. Marks of events a stream replays after it resumed from a checkpoint are kept apart
+ * per view ({@link #addReplayed}): a pass may let a view go whose marks are all such and whose stored
+ * status covers them.
  *
  * <p>Not thread-safe: the scheduler owns the set it collects marks in, under its lock; a pass works
  * on a {@link #copy()} of its own, so the scheduler can read what a pass took while it runs.
@@ -60,6 +62,15 @@ public final class DirtySources {
     private final Map<String, BsonTimestamp> newestBySource = new HashMap<>();
 
     /**
+     * Per view, per source, the cluster time of the newest event of a stream's replay marked for it
+     * ({@link #addReplayed}): marks another instance may have applied while this one was away.
+     */
+    private final Map<String, Map<String, BsonTimestamp>> replayed = new HashMap<>();
+
+    /** The views with a mark besides replayed ones: they run, whatever their status says. */
+    private final Set<String> firm = new HashSet<>();
+
+    /**
      * Marks a source changed for every view reading it.
      * @param source the source
      */
@@ -74,6 +85,7 @@ public final class DirtySources {
      */
     public void add(String source, Collection<String> viewIds) {
         addViews(source, viewIds);
+        firm.addAll(viewIds);
         for (String viewId : viewIds) {
             addKeys(viewId, UNKEYED);
         }
@@ -86,7 +98,77 @@ public final class DirtySources {
      */
     public void add(String source, Map<String, AffectedKeys> keysByView) {
         addViews(source, keysByView.keySet());
+        firm.addAll(keysByView.keySet());
         keysByView.forEach(this::addKeys);
+    }
+
+    /**
+     * Marks a source changed for some views by an event a stream replays after it resumed from a
+     * saved checkpoint: as {@link #add(String, Map)}, but a pass may let a view go whose stored
+     * status covers every replayed event marked for it ({@link #replayedOnly}, {@link #without}),
+     * as another instance applied them while this one was away.
+     * @param source the source
+     * @param keysByView per affected view, the keys the change affects (or a full pass)
+     * @param time the event's cluster time
+     */
+    public void addReplayed(String source, Map<String, AffectedKeys> keysByView, BsonTimestamp time) {
+        addViews(source, keysByView.keySet());
+        keysByView.forEach(this::addKeys);
+        for (String viewId : keysByView.keySet()) {
+            noteReplayed(viewId, source, time);
+        }
+        noteClusterTime(source, time);
+    }
+
+    private void noteReplayed(String viewId, String source, BsonTimestamp time) {
+        replayed.computeIfAbsent(viewId, key -> new HashMap<>())
+            .merge(source, time, (one, other) -> one.compareTo(other) >= 0 ? one : other);
+    }
+
+    /** Whether some view is marked by replayed events ({@link #addReplayed}). */
+    public boolean hasReplayed() {
+        return !replayed.isEmpty();
+    }
+
+    /**
+     * When every mark of a view is a replayed event of a known time: per source, the newest of them.
+     * @param viewId the view's id
+     * @param sources the view's sources
+     * @return the times; null when the view has any other mark (a catch-up, a handover, a change
+     *     heard live, a retry, a source marked for every view) or no replayed one
+     */
+    public @Nullable Map<String, BsonTimestamp> replayedOnly(String viewId, Collection<String> sources) {
+        Map<String, BsonTimestamp> times = replayed.get(viewId);
+        if (times == null || everything || handover || firm.contains(viewId)) {
+            return null;
+        }
+        for (String source : sources) {
+            if (bySource.containsKey(source) && bySource.get(source) == null) {
+                return null;
+            }
+        }
+        return Map.copyOf(times);
+    }
+
+    /**
+     * The same marks without some views marked by replayed events only ({@link #replayedOnly}):
+     * what a pass runs once it knows their stored statuses cover them.
+     * @param viewIds the views to let go
+     * @return a new set
+     */
+    public DirtySources without(Set<String> viewIds) {
+        DirtySources copy = copy();
+        for (String viewId : viewIds) {
+            if (copy.firm.contains(viewId) || copy.everything || copy.handover) {
+                throw new IllegalArgumentException("view " + viewId + " has marks besides replayed ones");
+            }
+            copy.replayed.remove(viewId);
+            copy.keysByView.remove(viewId);
+            // A source marked for every view is not one the view reads (replayedOnly said so)
+            copy.bySource.values().stream().filter(java.util.Objects::nonNull).forEach(views -> views.remove(viewId));
+        }
+        copy.bySource.values().removeIf(views -> views != null && views.isEmpty());
+        return copy;
     }
 
     private void addViews(String source, Collection<String> viewIds) {
@@ -215,6 +297,8 @@ public final class DirtySources {
     public void addAll(DirtySources other) {
         everything |= other.everything;
         handover |= other.handover;
+        firm.addAll(other.firm);
+        other.replayed.forEach((viewId, times) -> times.forEach((source, time) -> noteReplayed(viewId, source, time)));
         noteClusterTime(other.clusterTime);
         other.newestBySource.forEach(this::noteClusterTime);
         other.bySource.forEach((source, views) -> {

@@ -250,6 +250,23 @@ public final class PassScheduler {
     }
 
     /**
+     * Marks a source of a partition dirty for some of its views, for an event a stream replays after
+     * it resumed from a saved checkpoint: its pass may let a view go whose stored status covers it
+     * ({@link DirtySources#addReplayed}). Pending for the checkpoints as any mark.
+     * @param partition the partition
+     * @param source the source that changed
+     * @param keysByView per view the change may affect, its affected keys (or a full pass)
+     * @param clusterTime the event's cluster time
+     */
+    public void markReplayed(String partition, String source,
+            java.util.Map<String, dev.materializer.core.incremental.AffectedKeys> keysByView,
+            org.bson.BsonTimestamp clusterTime) {
+        DirtySources marks = new DirtySources();
+        marks.addReplayed(source, keysByView, clusterTime);
+        mark(partition, marks);
+    }
+
+    /**
      * Marks every view of a partition for a catch-up, for changes no one may have heard (a
      * partition taken over). See {@link #catchUp(String, DirtySources)}.
      * @param partition the partition

@@ -76,13 +76,7 @@ public final class CheckpointStore {
      */
     public Checkpoint load(String collection) {
         // One read of every checkpoint of the collection: the one to resume from, and the others' word
-        List<Checkpoint> saved = new ArrayList<>();
-        Bson all = Filters.and(Filters.eq("kind", KIND), Filters.eq("collection", collection));
-        for (BsonDocument document : checkpoints.find(all).sort(Sorts.descending("at"))) {
-            if (document.isDocument("token")) {
-                saved.add(read(document));
-            }
-        }
+        List<Checkpoint> saved = all(collection);
         Checkpoint chosen = saved.stream().filter(checkpoint -> instanceId.equals(checkpoint.writer())).findFirst()
             .orElse(saved.isEmpty() ? null : saved.get(0));
         if (chosen == null) {
@@ -100,6 +94,24 @@ public final class CheckpointStore {
             }
         }
         return chosen.withAlongside(alongside);
+    }
+
+    /**
+     * Every checkpoint of a collection with a token, of every instance, newest first: what a take-over
+     * asks which partitions they answer for.
+     * @param collection the watched collection
+     * @return the checkpoints
+     * @throws com.mongodb.MongoException when they cannot be read
+     */
+    public List<Checkpoint> all(String collection) {
+        List<Checkpoint> saved = new ArrayList<>();
+        Bson all = Filters.and(Filters.eq("kind", KIND), Filters.eq("collection", collection));
+        for (BsonDocument document : checkpoints.find(all).sort(Sorts.descending("at"))) {
+            if (document.isDocument("token")) {
+                saved.add(read(document));
+            }
+        }
+        return saved;
     }
 
     private static Checkpoint read(BsonDocument saved) {

@@ -115,6 +115,20 @@ public final class CollectionStream {
 
     private volatile @Nullable CountDownLatch waiting;
 
+    /**
+     * Whether the open cursor resumed from a saved checkpoint at the first open its listener heard of
+     * and has not polled empty since: what it hands over now was committed while no stream of this
+     * instance read the collection, or about when it opened. {@link #replaying} reads it.
+     */
+    private volatile boolean replaying;
+
+    /**
+     * Where the stream has handed over every event from: the checkpoint it resumed from; for a stream
+     * that started from now, a position just past the first event it handed over (null until then).
+     * Null again once it starts from now anew. {@link #heardFrom} reads it.
+     */
+    private volatile @Nullable Checkpoint heardFrom;
+
     /** The cluster time of the newest event the listener took; {@link #heardAfter} reads it. */
     private volatile @Nullable BsonTimestamp heardThrough;
 
@@ -256,6 +270,30 @@ public final class CollectionStream {
         return heard != null && heard.compareTo(clusterTime) > 0;
     }
 
+    /**
+     * Whether the stream replays: it resumed from a saved checkpoint at the first open its listener
+     * heard of, and has handed over every event since without a poll that found nothing — so the
+     * events it hands over now were mostly committed before it opened, when another instance may have
+     * applied them. Ends at the first empty poll, or when the cursor ends. Read on the stream's own
+     * thread (by its listener) it says it of the event being handed over.
+     * @return true while it replays
+     */
+    public boolean replaying() {
+        return replaying;
+    }
+
+    /**
+     * Where the stream has handed every event over from, as a position other checkpoints can be
+     * ordered against ({@link Checkpoint#coversWhatPrecedes}): the checkpoint it resumed from at its
+     * first open; for a stream started from now, a position just past the first event it handed over
+     * (every event after its start is at or after that one). Its reopenings resume from their own
+     * position, so it stands until the stream starts from now anew.
+     * @return the position; null before a stream started from now handed an event over
+     */
+    public @Nullable Checkpoint heardFrom() {
+        return heardFrom;
+    }
+
     /** The watched collection. */
     public String collection() {
         return collection;
@@ -303,6 +341,7 @@ public final class CollectionStream {
             }
         }
         BsonDocument token = saved.token();
+        heardFrom = token == null ? null : saved;
         lastEvent = saved.lastEvent();
         lastEventTime = saved.lastEventTime();
         // Handed over with every open until the listener has been told of one: a cursor that failed
@@ -329,6 +368,7 @@ public final class CollectionStream {
             failures = outcome.servedEvents() ? 1 : failures + 1;
             if (outcome.historyLost()) {
                 token = null;
+                heardFrom = null;
                 lastEvent = null;
                 lastEventTime = null;
                 // It no longer resumes from the checkpoint: the listener catches up everything instead.
@@ -382,6 +422,7 @@ public final class CollectionStream {
                 .cursor()) {
                 open = true;
                 boolean resumed = token != null;
+                replaying = resumed && from.token() != null;
                 safely(() -> listener.onOpened(collection, resumed, reopened, from));
                 told = true;
                 // Only now: the one who started the stream sees it open and its listener told.
@@ -398,6 +439,7 @@ public final class CollectionStream {
                     if (received == null) {
                         lastEmptyPoll = started;
                         polledEmpty = true;
+                        replaying = false;
                         BsonDocument idleToken = cursor.getResumeToken();
                         // A token between two fragments would resume in the middle of an event.
                         if (idleToken != null && !fragments.inTheMiddle()) {
@@ -437,6 +479,10 @@ public final class CollectionStream {
                     }
                     lastEvent = eventToken;
                     lastEventTime = time;
+                    if (heardFrom == null && eventToken != null) {
+                        // Started from now: every event from this first one on is handed over
+                        heardFrom = Checkpoint.at(eventToken, Set.of(), Set.of()).withLastEvent(eventToken, time);
+                    }
                     lastSave = saveIfDue(position, lastSave, false);
                 }
                 saveIfDue(position, lastSave, true);
@@ -467,6 +513,7 @@ public final class CollectionStream {
         finally {
             open = false;
             polledEmpty = false;
+            replaying = false;
         }
     }
 

@@ -36,6 +36,37 @@ class DirtySourcesTest {
     }
 
     @Test
+    void aViewMarkedOnlyByReplayedEventsMayBeLetGoAndAnyOtherMarkMakesItRun() {
+        AffectedKeys whole = AffectedKeys.fullPass("test");
+        DirtySources marks = new DirtySources();
+        marks.addReplayed("orders", Map.of("revenue", whole, "count", whole), new BsonTimestamp(100, 1));
+        marks.addReplayed("orders", Map.of("revenue", whole), new BsonTimestamp(100, 3));
+        marks.add("orders", Map.of("count", whole));
+        DirtySources merged = new DirtySources();
+        merged.addAll(marks);
+
+        assertThat(merged.hasReplayed()).isTrue();
+        assertThat(merged.replayedOnly("revenue", List.of("orders"))).containsExactly(
+                Map.entry("orders", new BsonTimestamp(100, 3)));
+        assertThat(merged.replayedOnly("count", List.of("orders"))).as("a change heard live too").isNull();
+        DirtySources rest = merged.without(java.util.Set.of("revenue"));
+        assertThat(rest.affects("revenue", List.of("orders"))).isFalse();
+        assertThat(rest.affects("count", List.of("orders"))).isTrue();
+        assertThat(merged.affects("revenue", List.of("orders"))).as("the original keeps its marks").isTrue();
+
+        DirtySources caughtUp = merged.copy();
+        caughtUp.addAll("orders");
+        assertThat(caughtUp.replayedOnly("revenue", List.of("orders"))).as("every view reading orders").isNull();
+        DirtySources handover = merged.copy();
+        handover.addHandover();
+        assertThat(handover.replayedOnly("revenue", List.of("orders"))).isNull();
+        DirtySources retry = new DirtySources();
+        retry.addAll(merged.without(java.util.Set.of("revenue")));
+        retry.add("orders", List.of("revenue"));
+        assertThat(retry.replayedOnly("revenue", List.of("orders"))).as("a retry").isNull();
+    }
+
+    @Test
     void aCopyChangesApartFromItsOriginal() {
         DirtySources original = new DirtySources();
         original.add("orders", List.of("revenue"));
