@@ -6,6 +6,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.view.ViewKey;
 import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
@@ -28,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  * now, and covers — per collection it reads, for which this instance heard the partition from an
  * answered position on — every event heard of it (its {@code covered} time at or after the newest).
  * Anything not known (an event without a cluster time, a routing failure, a stream started from now,
- * a partition that appeared after the stream opened) makes the view run: fail safe. What a status
+ * a partition that appeared after the stream opened, a view registered or redefined here after it
+ * opened) makes the view run: fail safe. What a status
  * must say is {@link StoredCoverage}'s, shared with the check of replayed changes.
  *
  * <p>Thread-safe: the streams write, the lanes read; concurrent maps.
@@ -49,6 +51,15 @@ final class HeardChanges {
      */
     private final Map<String, Set<String>> routedSinceStart = new ConcurrentHashMap<>();
 
+    /**
+     * Per collection, the views registered here that read it when its stream started, with the
+     * fingerprints of their definitions then: only their events, as those definitions route them,
+     * are all in {@link #heard} from that start on. A view registered or redefined later (created,
+     * given the collection or other fields, while the stream ran) missed the events routed before
+     * its registration here, so a handover never lets it go on this instance's word.
+     */
+    private final Map<String, Map<ViewKey, String>> viewsAtStart = new ConcurrentHashMap<>();
+
     /** Per partition, per view id, per collection: the cluster time of the newest event routed to it. */
     private final Map<String, Map<String, Map<String, BsonTimestamp>>> heard = new ConcurrentHashMap<>();
 
@@ -56,20 +67,32 @@ final class HeardChanges {
      * At a stream's first open: the partitions whose events before its position the checkpoint it
      * resumed from (or one alongside) answers for. Replaces what was known of the collection.
      */
-    synchronized void answered(String collection, Set<String> partitions, Set<String> reading) {
+    synchronized void answered(String collection, Set<String> partitions, Collection<ViewDefinition> reading) {
         Set<String> known = ConcurrentHashMap.newKeySet();
         known.addAll(partitions);
         answered.put(collection, known);
-        routedSinceStart.put(collection, concurrentCopy(reading));
+        started(collection, reading);
+    }
+
+    /** From a stream's start on, it hears every event of the views reading it then. */
+    private void started(String collection, Collection<ViewDefinition> reading) {
+        Set<String> partitions = new java.util.HashSet<>();
+        Map<ViewKey, String> views = new java.util.HashMap<>();
+        for (ViewDefinition view : reading) {
+            partitions.add(view.partition());
+            views.put(view.key(), view.fingerprint());
+        }
+        routedSinceStart.put(collection, concurrentCopy(partitions));
+        viewsAtStart.put(collection, Map.copyOf(views));
     }
 
     /**
      * A stream that started again from now: what came before is unknown for every partition; from
      * its new start on it hears the partitions reading the collection now.
      */
-    synchronized void forget(String collection, Set<String> reading) {
+    synchronized void forget(String collection, Collection<ViewDefinition> reading) {
         answered.put(collection, ConcurrentHashMap.newKeySet());
-        routedSinceStart.put(collection, concurrentCopy(reading));
+        started(collection, reading);
     }
 
     /**
@@ -147,7 +170,8 @@ final class HeardChanges {
      */
     boolean applied(ViewDefinition view, @Nullable BsonDocument status, Collection<String> reads) {
         for (String collection : view.collections()) {
-            if (!answered.getOrDefault(collection, Set.of()).contains(view.partition())) {
+            if (!answered.getOrDefault(collection, Set.of()).contains(view.partition())
+                    || !view.fingerprint().equals(viewsAtStart.getOrDefault(collection, Map.of()).get(view.key()))) {
                 return false;
             }
         }

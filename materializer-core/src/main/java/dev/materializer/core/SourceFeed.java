@@ -393,7 +393,7 @@ final class SourceFeed implements StreamListener {
             String reason = "the change stream of " + collection + " " + lastEnd.getOrDefault(collection, "ended")
                     + " and started again from now";
             log.warn("{}: its views run a full catch-up", reason);
-            heard.forget(collection, registry.partitionsReading(collection));
+            heard.forget(collection, registry.viewsReading(collection));
             sayCatchUp(collection, reason);
             registry.partitionsReading(collection).stream().filter(owns)
                 .forEach(partition -> scheduler.catchUp(partition, everyViewReading(collection)));
@@ -412,7 +412,7 @@ final class SourceFeed implements StreamListener {
                 answered.add(partition);
             }
         }
-        heard.answered(collection, answered, reading);
+        heard.answered(collection, answered, registry.viewsReading(collection));
         registry.materializedViewsReading(collection).forEach((partition, viewIds) -> {
             if (!owns.test(partition)) {
                 return;
@@ -529,7 +529,7 @@ final class SourceFeed implements StreamListener {
         lastEnd.put(collection, historyLost ? reason + " (history lost)" : reason);
         if (historyLost) {
             // Until it starts again from now, the events after its end are heard by no one here
-            heard.forget(collection, registry.partitionsReading(collection));
+            heard.forget(collection, registry.viewsReading(collection));
         }
         listener.onStreamReopened(collection, reason);
         if (historyLost) {

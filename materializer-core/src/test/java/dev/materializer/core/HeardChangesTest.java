@@ -1,5 +1,6 @@
 package dev.materializer.core;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -25,10 +26,41 @@ class HeardChangesTest {
             .append("covered", new BsonDocument("orders", new BsonTimestamp(coveredSeconds, 1)));
     }
 
+    /** The views reading orders when the stream started: VIEW's definition in each partition. */
+    private static List<ViewDefinition> readers(String... partitions) {
+        List<ViewDefinition> views = new ArrayList<>();
+        for (String partition : partitions) {
+            views.add(definition(partition, "revenue", "fp-1"));
+        }
+        return views;
+    }
+
+    private static ViewDefinition definition(String partition, String id, String fingerprint) {
+        return new ViewDefinition(new BsonString(id), partition, List.of("orders"),
+                List.of(BsonDocument.parse("{$match: {}}")), "revenue", Map.of(), fingerprint);
+    }
+
+    @Test
+    void aViewRegisteredOrRedefinedAfterTheStreamStartedIsNeverLetGoOnThisInstancesWord() {
+        HeardChanges heard = new HeardChanges();
+        // The stream started before revenue was registered here: only another view of acme read orders
+        heard.answered("orders", Set.of("acme"), List.of(definition("acme", "other", "fp-9")));
+        heard.heard("orders", "acme", Set.of("revenue"), new BsonTimestamp(10, 1));
+        assertThat(heard.applied(VIEW, status("fp-1", 10), List.of())).as("registered after the start").isFalse();
+
+        HeardChanges redefined = new HeardChanges();
+        redefined.answered("orders", Set.of("acme"), List.of(definition("acme", "revenue", "fp-0")));
+        assertThat(redefined.applied(VIEW, status("fp-1", 10), List.of())).as("redefined after the start").isFalse();
+
+        HeardChanges known = new HeardChanges();
+        known.answered("orders", Set.of("acme"), List.of(definition("acme", "revenue", "fp-1")));
+        assertThat(known.applied(VIEW, status("fp-1", 10), List.of())).as("known at the start, as it is now").isTrue();
+    }
+
     @Test
     void aViewIsLetGoOnlyWhenItsStatusCoversEveryEventHeardFromAnAnsweredPosition() {
         HeardChanges heard = new HeardChanges();
-        heard.answered("orders", Set.of("acme"), Set.of("acme"));
+        heard.answered("orders", Set.of("acme"), readers("acme"));
         heard.heard("orders", "acme", Set.of("revenue"), new BsonTimestamp(10, 1));
 
         assertThat(heard.applied(VIEW, status("fp-1", 10), List.of())).as("covered up to the event heard").isTrue();
@@ -46,19 +78,19 @@ class HeardChangesTest {
         HeardChanges heard = new HeardChanges();
         assertThat(heard.applied(VIEW, status("fp-1", 10), List.of())).as("never answered (no checkpoint)").isFalse();
 
-        heard.answered("orders", Set.of("acme"), Set.of("acme"));
+        heard.answered("orders", Set.of("acme"), readers("acme"));
         heard.heard("orders", "acme", Set.of("revenue"), null);
         assertThat(heard.applied(VIEW, status("fp-1", Integer.MAX_VALUE - 1), List.of())).as("an event without a time")
             .isFalse();
 
         HeardChanges failed = new HeardChanges();
-        failed.answered("orders", Set.of("acme"), Set.of("acme"));
+        failed.answered("orders", Set.of("acme"), readers("acme"));
         failed.heardEvery("orders", Set.of("acme"));
         assertThat(failed.applied(VIEW, status("fp-1", 10), List.of())).as("an event that could not be routed").isFalse();
 
         HeardChanges restarted = new HeardChanges();
-        restarted.answered("orders", Set.of("acme"), Set.of("acme"));
-        restarted.forget("orders", Set.of("acme"));
+        restarted.answered("orders", Set.of("acme"), readers("acme"));
+        restarted.forget("orders", readers("acme"));
         assertThat(restarted.applied(VIEW, status("fp-1", 10), List.of())).as("a stream started again from now").isFalse();
     }
 
@@ -66,7 +98,7 @@ class HeardChangesTest {
     void aLaterCheckpointAnswersOnlyForPartitionsHeardRoutedSinceTheStreamStarted() {
         HeardChanges heard = new HeardChanges();
         // Started from now: no checkpoint answered for anything
-        heard.answered("orders", Set.of(), Set.of("acme", "globex", "initech"));
+        heard.answered("orders", Set.of(), readers("acme", "globex", "initech"));
         HeardChanges.Unanswered asked = heard.unanswered("orders");
         assertThat(asked.partitions()).containsExactlyInAnyOrder("acme", "globex", "initech");
         heard.heardEvery("orders", Set.of("globex"));
@@ -77,9 +109,9 @@ class HeardChangesTest {
             .containsExactly("initech");
 
         HeardChanges restarted = new HeardChanges();
-        restarted.answered("orders", Set.of(), Set.of("acme"));
+        restarted.answered("orders", Set.of(), readers("acme"));
         HeardChanges.Unanswered before = restarted.unanswered("orders");
-        restarted.forget("orders", Set.of("acme"));
+        restarted.forget("orders", readers("acme"));
         restarted.answeredLater("orders", before, Set.of("acme"));
         assertThat(restarted.applied(VIEW, status("fp-1", 10), List.of())).as("the stream started anew meanwhile")
             .isFalse();
