@@ -39,7 +39,9 @@ import org.jspecify.annotations.Nullable;
  *       collection, those that pass the pipeline's leading {@code $match} stages (all of them, taken
  *       together, as MongoDB coalesces adjacent {@code $match} stages), counted as the pipeline reads
  *       them. It is what a server examines at best for the pipeline: with an index that covers that
- *       match. None when the pipeline does not start with a {@code $match}.</li>
+ *       match. None when the pipeline does not start with a {@code $match}. Only those go on to the
+ *       pipeline's stages (its own {@code $match}, the same matcher, then tests the few that passed:
+ *       the same result), so the counting does not test every document twice.</li>
  * </ul>
  *
  * <p>One difference from the test server, for the client's memory: an {@code aggregate} is answered
