@@ -46,6 +46,32 @@ class CountingBackendTest {
     }
 
     @Test
+    void anAggregateAnswersAsThePlainServerWhileOnlyWhatPassedItsLeadingMatchGoesOn() {
+        CountingBackend backend = new CountingBackend();
+        try (InProcessMongo mongo = new InProcessMongo(backend); MongoClient client = mongo.client()) {
+            MongoCollection<Document> orders = load(client);
+            Document open = new Document("$match", new Document("status", "open").append("amount", new Document("$lt", 10)));
+            CountingBackend.Snapshot before = backend.snapshot();
+
+            // The stages after the leading match see what passed it; a stage's own read of the collection sees it all.
+            List<Document> facets = orders.aggregate(List.of(open, new Document("$facet", new Document()
+                .append("small", List.of(new Document("$match", new Document("amount", new Document("$lt", 5)))))
+                .append("all", List.of(new Document("$lookup", new Document("from", "orders")
+                    .append("pipeline", List.of(new Document("$group", new Document("_id", null)
+                        .append("n", new Document("$sum", 1)))))
+                    .append("as", "orders"))))))).into(new ArrayList<>());
+
+            assertThat(facets).hasSize(1);
+            assertThat(facets.get(0).getList("small", Document.class)).hasSize(30);
+            List<Document> all = facets.get(0).getList("all", Document.class);
+            assertThat(all).hasSize(50);
+            assertThat(all.get(0).getList("orders", Document.class).get(0).getInteger("n")).isEqualTo(DOCUMENTS);
+            CountingBackend.Snapshot counted = backend.snapshot().since(before);
+            assertThat(counted.count(ORDERS, CountingBackend.PASSED_LEADING_MATCH)).isEqualTo(50);
+        }
+    }
+
+    @Test
     void aWriteByIdAndPartitionExaminesOneDocument() {
         CountingBackend backend = new CountingBackend();
         try (InProcessMongo mongo = new InProcessMongo(backend); MongoClient client = mongo.client()) {
