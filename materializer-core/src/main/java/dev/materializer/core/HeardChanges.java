@@ -1,6 +1,8 @@
 package dev.materializer.core;
 
 import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -76,8 +78,8 @@ final class HeardChanges {
 
     /** From a stream's start on, it hears every event of the views reading it then. */
     private void started(String collection, Collection<ViewDefinition> reading) {
-        Set<String> partitions = new java.util.HashSet<>();
-        Map<ViewKey, String> views = new java.util.HashMap<>();
+        Set<String> partitions = new HashSet<>();
+        Map<ViewKey, String> views = new HashMap<>();
         for (ViewDefinition view : reading) {
             partitions.add(view.partition());
             views.put(view.key(), view.fingerprint());
@@ -102,7 +104,7 @@ final class HeardChanges {
      */
     synchronized Unanswered unanswered(String collection) {
         Set<String> routed = routedSinceStart.getOrDefault(collection, Set.of());
-        Set<String> open = new java.util.HashSet<>(routed);
+        Set<String> open = new HashSet<>(routed);
         open.removeAll(answered.getOrDefault(collection, Set.of()));
         return new Unanswered(Set.copyOf(open), routed);
     }

@@ -23,6 +23,7 @@ import dev.materializer.core.write.LostStatus;
 import dev.materializer.core.write.StatusStore;
 import dev.materializer.core.write.ViewRunner;
 import org.bson.BsonDocument;
+import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -221,7 +222,7 @@ final class PassExecution implements PassScheduler.PassRunner {
             Map<String, BsonDocument> stored) {
         Set<String> applied = new HashSet<>();
         for (ViewDefinition view : views) {
-            Map<String, org.bson.BsonTimestamp> replayed = marks.replayedOnly(view.key().id(), view.collections());
+            Map<String, BsonTimestamp> replayed = marks.replayedOnly(view.key().id(), view.collections());
             BsonDocument viewStatus = stored.get(view.key().id());
             if (replayed != null && StoredCoverage.covers(view, viewStatus, passes.targetsRead(view), replayed)) {
                 applied.add(view.key().id());

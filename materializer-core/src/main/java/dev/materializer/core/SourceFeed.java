@@ -7,6 +7,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
+import com.mongodb.MongoException;
 import com.mongodb.client.MongoDatabase;
 import dev.materializer.core.cluster.PartitionOwnership;
 import dev.materializer.core.pass.DirtySources;
@@ -24,6 +25,7 @@ import dev.materializer.core.time.EngineClock;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.write.StatusStore;
 import org.bson.BsonDocument;
+import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -340,7 +342,7 @@ final class SourceFeed implements StreamListener {
         CollectionStream stream = streams.get(collection);
         // A replayed event of a known time may have been applied by another instance meanwhile: its
         // pass asks the view's stored status (a mark all the same, pending for the checkpoints)
-        org.bson.BsonTimestamp replayedAt = stream != null && stream.replaying() ? change.clusterTime() : null;
+        BsonTimestamp replayedAt = stream != null && stream.replaying() ? change.clusterTime() : null;
         marks.forEach((partition, keysByView) -> {
             // Before who owns it is asked: a pass that finds the partition owned sees what was not marked
             heard.heard(collection, partition, keysByView.keySet(), change.clusterTime());
@@ -405,9 +407,8 @@ final class SourceFeed implements StreamListener {
         // rebalance anyway.
         Set<String> caughtUp = new java.util.TreeSet<>();
         // The partitions, owned or not, whose events before this position a checkpoint answers for
-        Set<String> answered = new java.util.HashSet<>();
-        Set<String> reading = registry.partitionsReading(collection);
-        for (String partition : reading) {
+        Set<String> answered = new HashSet<>();
+        for (String partition : registry.partitionsReading(collection)) {
             if (!from.pending().contains(partition) && answersFor(from, partition)) {
                 answered.add(partition);
             }
@@ -467,7 +468,7 @@ final class SourceFeed implements StreamListener {
                     }
                 }
             }
-            catch (com.mongodb.MongoException ex) {
+            catch (MongoException ex) {
                 log.warn("The checkpoints of {} could not be read for a take-over; its partitions run whole: {}",
                         collection, ex.getMessage());
                 continue;
@@ -518,7 +519,7 @@ final class SourceFeed implements StreamListener {
             try {
                 status.writeCatchUp(view, reason, clock.now());
             }
-            catch (com.mongodb.MongoException ex) {
+            catch (MongoException ex) {
                 log.warn("The catch-up of view {} was not written in its status: {}", view.key(), ex.getMessage());
             }
         }

@@ -60,9 +60,11 @@ final class StoredRows implements AutoCloseable, RowMerge.StoredSide {
      */
     static StoredRows ofGeneration(List<BsonDocument> versions, Generation generation) {
         List<BsonDocument> current = new ArrayList<>();
-        for (BsonDocument version : versions) {
-            if (!generation.isLegacy() && sees(version, generation.number())) {
-                current.add(version);
+        if (!generation.isLegacy()) {
+            for (BsonDocument version : versions) {
+                if (sees(version, generation.number())) {
+                    current.add(version);
+                }
             }
         }
         return new StoredRows(current.iterator(), true);
