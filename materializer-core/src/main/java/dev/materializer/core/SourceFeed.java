@@ -6,6 +6,9 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoDatabase;
@@ -91,19 +94,22 @@ final class SourceFeed implements StreamListener {
 
     private final MaterializerListener listener;
 
-    private final Map<String, CollectionStream> streams = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, CollectionStream> streams = new ConcurrentHashMap<>();
 
     /** Why each collection's stream last ended, for the status of the views that catch up. */
-    private final Map<String, String> lastEnd = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, String> lastEnd = new ConcurrentHashMap<>();
 
     private final StatusStore status;
 
-    private final java.util.function.Predicate<String> owns;
+    private final Predicate<String> owns;
 
-    private final java.util.function.Supplier<Set<String>> live;
+    private final Supplier<Set<String>> live;
+
+    /** Per collection, the live set its stream's last checkpoint recorded: a change of it asks for an early save. */
+    private final Map<String, Set<String>> savedLive = new ConcurrentHashMap<>();
 
     /** The causes of routing failures logged already: each is logged once, then counted quietly. */
-    private final Set<String> routingFailures = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Set<String> routingFailures = ConcurrentHashMap.newKeySet();
 
     private volatile Duration skew = Duration.ZERO;
 
@@ -156,14 +162,14 @@ final class SourceFeed implements StreamListener {
 
     SourceFeed(MongoDatabase database, ViewRegistry registry, PartitionRouter router, PassScheduler scheduler,
             CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
-            StatusStore status, java.util.function.Predicate<String> owns, java.util.function.Supplier<Set<String>> live) {
+            StatusStore status, Predicate<String> owns, Supplier<Set<String>> live) {
         this(database, registry, Routing.of(router, registry), scheduler, checkpoints, clock, options, listener, status,
                 owns, live);
     }
 
     SourceFeed(MongoDatabase database, ViewRegistry registry, Routing routing, PassScheduler scheduler,
             CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
-            StatusStore status, java.util.function.Predicate<String> owns, java.util.function.Supplier<Set<String>> live) {
+            StatusStore status, Predicate<String> owns, Supplier<Set<String>> live) {
         this(database, registry, routing, scheduler, checkpoints, clock, options, listener, status, owns, live,
                 new HeardChanges());
     }
@@ -171,7 +177,7 @@ final class SourceFeed implements StreamListener {
     /** @param heard what the streams heard of every partition, for the handovers to know what changed */
     SourceFeed(MongoDatabase database, ViewRegistry registry, Routing routing, PassScheduler scheduler,
             CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
-            StatusStore status, java.util.function.Predicate<String> owns, java.util.function.Supplier<Set<String>> live,
+            StatusStore status, Predicate<String> owns, Supplier<Set<String>> live,
             HeardChanges heard) {
         this.heard = heard;
         this.database = database;
@@ -541,6 +547,25 @@ final class SourceFeed implements StreamListener {
 
     @Override
     public Checkpoint checkpointAt(String collection, BsonDocument token) {
-        return Checkpoint.take(token, live, () -> scheduler.pendingPartitions(collection));
+        Checkpoint checkpoint = Checkpoint.take(token, live, () -> scheduler.pendingPartitions(collection));
+        savedLive.put(collection, checkpoint.live());
+        return checkpoint;
+    }
+
+    /**
+     * A quiet stream saves at once, not an interval later, when the live set moved since its last
+     * checkpoint (or it has saved none yet) and no partition has work left from its collection: the
+     * checkpoint then answers for every partition the move gave this instance, so an instance that
+     * restarts or starts under a new id right after a take-over resumes without catching them up.
+     * While the take-over's passes run, a save would list them as pending, so it waits for them
+     * (the interval's saves go on as before). Not before the first beat: the live set is unknown.
+     */
+    @Override
+    public boolean checkpointWanted(String collection) {
+        Set<String> liveNow = live.get();
+        if (liveNow.isEmpty() || liveNow.equals(savedLive.get(collection))) {
+            return false;
+        }
+        return scheduler.pendingPartitions(collection).isEmpty();
     }
 }

@@ -251,6 +251,37 @@ class SourceFeedTest {
             .isInstanceOf(IllegalStateException.class);
     }
 
+    @Test
+    void aQuietStreamSavesEarlyOnceTheLiveSetMovedAndThePassesOfTheMoveAreDone(TestMongo mongo)
+            throws InterruptedException {
+        Set<String> before = Set.of("me", "other");
+        Set<String> after = Set.of("me");
+        String gained = partitionOwnedBy("other", before, 0);
+        view("rev", gained, "orders");
+        AtomicReference<Set<String>> live = new AtomicReference<>(Set.of());
+        SourceFeed feed = feed(mongo, partition -> PartitionOwnership.owner("me", partition, live.get()), live::get);
+
+        assertThat(feed.checkpointWanted("orders")).as("before the first beat the live set is unknown").isFalse();
+        live.set(before);
+        assertThat(feed.checkpointWanted("orders")).as("no checkpoint yet, nothing pending").isTrue();
+        feed.checkpointAt("orders", TOKEN);
+        assertThat(feed.checkpointWanted("orders")).as("the last checkpoint has this live set").isFalse();
+
+        // A beat gives this instance the other's partition, whose take-over is marked before the live set is published
+        DirtySources takeOver = new DirtySources();
+        takeOver.addAll("orders");
+        scheduler.catchUp(gained, takeOver);
+        live.set(after);
+        assertThat(feed.checkpointWanted("orders")).as("the take-over's pass has not run: it would be listed pending")
+            .isFalse();
+        runPasses();
+        assertThat(feed.checkpointWanted("orders")).as("the move is done: the checkpoint answers for it now").isTrue();
+        Checkpoint early = feed.checkpointAt("orders", TOKEN);
+        assertThat(early.live()).isEqualTo(after);
+        assertThat(early.pending()).isEmpty();
+        assertThat(feed.checkpointWanted("orders")).isFalse();
+    }
+
     /** The first partition "p<i>" the instance owns among the live set, from the i-th on. */
     private static String partitionOwnedBy(String instance, Set<String> live, int from) {
         for (int i = from; i < 1000; i++) {

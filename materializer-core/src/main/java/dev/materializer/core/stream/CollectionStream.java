@@ -445,7 +445,7 @@ public final class CollectionStream {
                         if (idleToken != null && !fragments.inTheMiddle()) {
                             position = idleToken;
                         }
-                        lastSave = saveIfDue(position, lastSave, false);
+                        lastSave = saveIfDue(position, lastSave, checkpointWanted());
                         if (System.nanoTime() - started < IDLE_PAUSE.toNanos()) {
                             // Real time, not the engine clock: this only spaces out polls of a server that does not await.
                             java.util.concurrent.locks.LockSupport.parkNanos(IDLE_PAUSE.toNanos());
@@ -585,6 +585,17 @@ public final class CollectionStream {
             case INVALIDATE, DROP, DROP_DATABASE, RENAME -> true;
             default -> false;
         };
+    }
+
+    /** Whether the listener wants a checkpoint before the interval has passed; a failure of its own says no. */
+    private boolean checkpointWanted() {
+        try {
+            return listener.checkpointWanted(collection);
+        }
+        catch (RuntimeException ex) {
+            log.debug("Whether to save the checkpoint of {} early is unknown: {}", collection, ex.toString());
+            return false;
+        }
     }
 
     private Instant saveIfDue(@Nullable BsonDocument position, Instant lastSave, boolean force) {

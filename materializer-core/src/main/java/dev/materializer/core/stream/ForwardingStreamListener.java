@@ -35,4 +35,9 @@ public abstract class ForwardingStreamListener implements StreamListener {
     public Checkpoint checkpointAt(String collection, BsonDocument token) {
         return delegate.checkpointAt(collection, token);
     }
+
+    @Override
+    public boolean checkpointWanted(String collection) {
+        return delegate.checkpointWanted(collection);
+    }
 }

@@ -268,6 +268,36 @@ abstract class NeverLoseAChangeScenarios {
     }
 
     @Test
+    void aTakeOverIsInTheCheckpointsOnceItsPassesAreDoneNotAnIntervalLater(TestMongo mongo) {
+        ManualClock clock = new ManualClock();
+        // A beat every 3 s: the take-over below ends within the checkpoint interval (5 s) of the last save
+        Duration lease = Duration.ofSeconds(9);
+        EngineFixture b = instance(mongo, clock, "node-b", lease);
+        try (EngineFixture a = instance(mongo, clock, "node-a", lease)) {
+            startTwoAndSaveCheckpoints(a, b, clock, mongo);
+            awaitCheckpointSince(mongo, "node-a", clock.now());
+            b.close();
+
+            // node-b's heartbeat is gone: node-a takes its tenants at its next beat, their passes end
+            clock.advance(lease.dividedBy(3));
+            awaitLive(a, "node-a");
+            clock.advance(Duration.ofMillis(500));
+            a.drain();
+
+            // With no more time on the clock, node-a's checkpoint answers for the tenants it took: a
+            // restart right now resumes from it without catching them up
+            await().atMost(RecordingListener.WAIT).untilAsserted(() -> {
+                Document saved = checkpointOf(mongo, "node-a");
+                assertThat(saved.getList("live", String.class)).containsExactly("node-a");
+                assertThat(saved.getList("pending", String.class)).isEmpty();
+            });
+        }
+        finally {
+            b.close();
+        }
+    }
+
+    @Test
     void changesHeardBetweenStopIntakeAndCloseRunAfterTheRestart(TestMongo mongo) throws Exception {
         try (EngineFixture f = new EngineFixture(mongo)) {
             f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
@@ -657,6 +687,20 @@ abstract class NeverLoseAChangeScenarios {
         long now = clock.now().toEpochMilli();
         await().atMost(RecordingListener.WAIT).until(() -> mongo.database().getCollection(dev.materializer.core.MaterializerOptions.DEFAULT_CHECKPOINTS_COLLECTION)
             .countDocuments(Filters.and(Filters.eq("kind", "stream"), Filters.gte("at", new java.util.Date(now)))) > 0);
+    }
+
+    /** Waits until the instance has saved its checkpoint of orders at or after the moment. */
+    private static void awaitCheckpointSince(TestMongo mongo, String instance, Instant since) {
+        await().atMost(RecordingListener.WAIT).until(() -> {
+            Document saved = checkpointOf(mongo, instance);
+            return saved != null && !saved.getDate("at").toInstant().isBefore(since);
+        });
+    }
+
+    /** The instance's checkpoint of orders; null when it has none. */
+    private static Document checkpointOf(TestMongo mongo, String instance) {
+        return mongo.database().getCollection(MaterializerOptions.DEFAULT_CHECKPOINTS_COLLECTION)
+            .find(Filters.eq("_id", "stream:orders@" + instance)).first();
     }
 
     private static String ownedBy(String owner, String... live) {
