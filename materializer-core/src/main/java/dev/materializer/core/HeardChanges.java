@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.materializer.core.incremental.AffectedKeys;
+import dev.materializer.core.view.CoveredTimes;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewKey;
 import org.bson.BsonDocument;
@@ -22,25 +24,28 @@ import org.jspecify.annotations.Nullable;
  * answers for ({@link #answered}): from there on the stream hands over every event. A partition not
  * answered for at the open may be later, on a take-over, by a checkpoint saved at or after where the
  * stream started ({@link #answeredLater}) — also for a stream that started from now, without any. Per partition
- * and view, the cluster time of the newest event routed to it ({@link #heard}), recorded before the
- * stream asks who owns the partition, so a pass that sees the partition owned sees every event that
- * was not marked for it. Memory: one time per view and collection it reads.
+ * and view, the newest events routed to it, with their cluster times and the keys they affect
+ * ({@link #heard}, {@link RecentKeys}), recorded before the stream asks who owns the partition, so a
+ * pass that sees the partition owned sees every event that was not marked for it. Memory: per view
+ * and collection it reads, the keys of at most {@link RecentKeys#MAX_EVENTS} events; fewer while the
+ * owner keeps up, as the events its status covers (told by the views stream) are let go.
  *
- * <p>What it guarantees ({@link #applied}): a view is let go by a handover only when its stored
- * status says {@code ok} for its current definition, in its place, having read the targets it reads
- * now, and covers — per collection it reads, for which this instance heard the partition from an
- * answered position on — every event heard of it (its {@code covered} time at or after the newest).
- * Anything not known (an event without a cluster time, a routing failure, a stream started from now,
- * a partition that appeared after the stream opened, a view registered or redefined here after it
- * opened) makes the view run: fail safe. What a status
- * must say is {@link StoredCoverage}'s, shared with the check of replayed changes.
+ * <p>What it guarantees ({@link #toRun}): a handover lets a view go only when its stored status says
+ * {@code ok} for its current definition, in its place, having read the targets it reads now, and
+ * covers — per collection it reads, for which this instance heard the partition from an answered
+ * position on — every event heard of it (its {@code covered} time at or after the newest). With the
+ * same status it runs the view for the keys of the events after that time only, when it kept them
+ * all — or, when the status has no covered time of a collection, for the keys of every event heard of
+ * it: by the checkpoint invariant, the events before the answered position were applied, and the
+ * stream heard each one after it. Anything not known (an event without a cluster time when its keys were let go, a routing
+ * failure, a stream started from now, a partition that appeared after the stream opened, a view
+ * registered or redefined here after it opened, a status of another shape, keys forgotten past the
+ * bound) runs the view whole: fail safe. What a status must say is
+ * {@link StoredCoverage}'s, shared with the check of replayed changes.
  *
  * <p>Thread-safe: the streams write, the lanes read; concurrent maps.
  */
 final class HeardChanges {
-
-    /** Stands for an event whose time is unknown: no covered time reaches it. */
-    private static final BsonTimestamp UNKNOWN = new BsonTimestamp(Integer.MAX_VALUE, Integer.MAX_VALUE);
 
     /** Per collection, the partitions heard from an answered position on. */
     private final Map<String, Set<String>> answered = new ConcurrentHashMap<>();
@@ -62,8 +67,47 @@ final class HeardChanges {
      */
     private final Map<String, Map<ViewKey, String>> viewsAtStart = new ConcurrentHashMap<>();
 
-    /** Per partition, per view id, per collection: the cluster time of the newest event routed to it. */
-    private final Map<String, Map<String, Map<String, BsonTimestamp>>> heard = new ConcurrentHashMap<>();
+    /** Per partition, per view id, per collection: the newest events routed to it. */
+    private final Map<String, Map<String, Map<String, RecentKeys>>> heard = new ConcurrentHashMap<>();
+
+    /** What a view's status covered of a collection, as the views stream told it last: what its keys may let go. */
+    private final CoveredLookup covered;
+
+    /**
+     * What the streams hear, letting go of the keys of events a view's status covers.
+     * @param covered what a view's status covers, as last heard
+     */
+    HeardChanges(CoveredLookup covered) {
+        this.covered = covered;
+    }
+
+    /** Visible for testing: keys are let go only past the bound. */
+    HeardChanges() {
+        this((partition, viewId, collection) -> null);
+    }
+
+    /**
+     * The time up to which a view's status covers a collection, as the registry heard it last from
+     * the views stream (for a view of any partition): events at or before it were applied.
+     */
+    @FunctionalInterface
+    interface CoveredLookup {
+
+        /**
+         * @return the time, or null when not known
+         */
+        @Nullable BsonTimestamp covered(String partition, String viewId, String collection);
+
+        /**
+         * The statuses the registry last heard.
+         * @param registry the registry
+         * @return the look-up
+         */
+        static CoveredLookup of(ViewRegistry registry) {
+            return (partition, viewId, collection) -> CoveredTimes.of(registry.lastStatus(new ViewKey(partition, viewId)),
+                    collection);
+        }
+    }
 
     /**
      * At a stream's first open: the partitions whose events before its position the checkpoint it
@@ -142,14 +186,21 @@ final class HeardChanges {
         return copy;
     }
 
-    /** An event routed to some views of a partition; its time null when unknown. */
-    void heard(String collection, String partition, Collection<String> viewIds, @Nullable BsonTimestamp time) {
-        BsonTimestamp at = time == null ? UNKNOWN : time;
-        Map<String, Map<String, BsonTimestamp>> views = heard.computeIfAbsent(partition, key -> new ConcurrentHashMap<>());
-        for (String viewId : viewIds) {
-            views.computeIfAbsent(viewId, key -> new ConcurrentHashMap<>())
-                .merge(collection, at, (one, other) -> one.compareTo(other) >= 0 ? one : other);
-        }
+    /**
+     * An event routed to some views of a partition.
+     * @param keysByView per view, the keys of it the event affects (or a full pass)
+     * @param time the event's cluster time, null when unknown
+     */
+    void heard(String collection, String partition, Map<String, AffectedKeys> keysByView, @Nullable BsonTimestamp time) {
+        BsonTimestamp at = time == null ? RecentKeys.UNKNOWN : time;
+        Map<String, Map<String, RecentKeys>> views = heard.computeIfAbsent(partition, key -> new ConcurrentHashMap<>());
+        keysByView.forEach((viewId, keys) -> {
+            Map<String, RecentKeys> byCollection = views.computeIfAbsent(viewId, key -> new ConcurrentHashMap<>());
+            RecentKeys log = byCollection.putIfAbsent(collection, new RecentKeys(at, keys));
+            if (log != null) {
+                log.note(at, keys, () -> covered.covered(partition, viewId, collection));
+            }
+        });
     }
 
     /** An event that could not be routed: any view of these partitions may be affected, at an unknown time. */
@@ -171,13 +222,63 @@ final class HeardChanges {
      * @param reads the targets of other views of its partition it reads now
      */
     boolean applied(ViewDefinition view, @Nullable BsonDocument status, Collection<String> reads) {
+        return toRun(view, status, reads).isNothing();
+    }
+
+    /**
+     * What a handover must run of a view whose previous owner left the given status.
+     * @param view the view
+     * @param status its status as stored now, or null
+     * @param reads the targets of other views of its partition it reads now
+     * @return nothing (its previous owner applied every change heard of it), the keys of the changes
+     *     after what it applied, or the whole view
+     */
+    HandoverRun toRun(ViewDefinition view, @Nullable BsonDocument status, Collection<String> reads) {
         for (String collection : view.collections()) {
             if (!answered.getOrDefault(collection, Set.of()).contains(view.partition())
                     || !view.fingerprint().equals(viewsAtStart.getOrDefault(collection, Map.of()).get(view.key()))) {
-                return false;
+                return HandoverRun.WHOLE;
             }
         }
-        return StoredCoverage.covers(view, status, reads,
-                heard.getOrDefault(view.partition(), Map.of()).getOrDefault(view.key().id(), Map.of()));
+        if (!StoredCoverage.current(view, status, reads)) {
+            return HandoverRun.WHOLE;
+        }
+        Map<String, RecentKeys> logs = heard.getOrDefault(view.partition(), Map.of()).getOrDefault(view.key().id(), Map.of());
+        Map<String, AffectedKeys> keys = new HashMap<>();
+        for (Map.Entry<String, RecentKeys> log : logs.entrySet()) {
+            // No covered time: the answered position vouches for every event before it, and each one
+            // after it was heard here, so the keys of all the events kept do (unless some were forgotten)
+            AffectedKeys after = log.getValue().keysAfter(CoveredTimes.of(status, log.getKey()));
+            if (after == null || after.needsFullPass()) {
+                return HandoverRun.WHOLE;
+            }
+            if (!after.isEmpty()) {
+                keys.put(log.getKey(), after);
+            }
+        }
+        return keys.isEmpty() ? HandoverRun.NOTHING : HandoverRun.keys(keys);
+    }
+
+    /**
+     * What a handover runs of a view.
+     * @param whole whether it runs whole
+     * @param keys per collection, the keys of the changes it runs for (none when whole or nothing)
+     */
+    record HandoverRun(boolean whole, Map<String, AffectedKeys> keys) {
+
+        /** The previous owner applied every change heard: nothing to run. */
+        static final HandoverRun NOTHING = new HandoverRun(false, Map.of());
+
+        /** What was applied is not known: the whole view. */
+        static final HandoverRun WHOLE = new HandoverRun(true, Map.of());
+
+        static HandoverRun keys(Map<String, AffectedKeys> keys) {
+            return new HandoverRun(false, Map.copyOf(keys));
+        }
+
+        /** Whether nothing is left to run. */
+        boolean isNothing() {
+            return !whole && keys.isEmpty();
+        }
     }
 }

@@ -10,6 +10,7 @@ import java.util.function.Predicate;
 
 import com.mongodb.MongoException;
 import dev.materializer.core.graph.DependencyOrder;
+import dev.materializer.core.incremental.AffectedKeys;
 import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.time.EngineClock;
@@ -184,30 +185,35 @@ final class PassExecution implements PassScheduler.PassRunner {
     }
 
     /**
-     * The marks of a pass of a partition just taken over: every view runs whole, but those whose
-     * stored status shows their previous owner applied every change this instance heard of them
-     * ({@link HeardChanges#applied}); those run only for the marks they have besides (changes heard
-     * since the handover). A view the pass lets go is {@code ok} in the registry, as its status says.
+     * The marks of a pass of a partition just taken over: each view runs for what its previous owner
+     * did not apply of what this instance heard ({@link HeardChanges#toRun}) — nothing when its
+     * stored status covers every change heard of it, the keys of the changes after what it covers when
+     * they were all kept, else the whole view — and for the marks it has besides (changes heard since
+     * the handover). A view the pass lets go is {@code ok} in the registry, as its status says.
      * @param stored the stored statuses of the partition's views, by view id
      * @return the marks
      */
     private DirtySources handedOver(String partition, List<ViewDefinition> views, DirtySources dirty,
             Map<String, BsonDocument> stored) {
-        Map<String, List<String>> mustRun = new HashMap<>();
-        int applied = 0;
+        Map<String, List<String>> whole = new HashMap<>();
+        Map<String, Map<String, AffectedKeys>> keyed = new HashMap<>();
         for (ViewDefinition view : views) {
             BsonDocument viewStatus = stored.get(view.key().id());
-            if (heard.applied(view, viewStatus, passes.targetsRead(view))) {
-                applied++;
+            HeardChanges.HandoverRun run = heard.toRun(view, viewStatus, passes.targetsRead(view));
+            if (run.whole()) {
+                whole.put(view.key().id(), view.collections());
+            }
+            else if (run.isNothing()) {
                 letGo(view, viewStatus);
             }
             else {
-                mustRun.put(view.key().id(), view.collections());
+                keyed.put(view.key().id(), run.keys());
             }
         }
-        log.debug("Partition {} taken over: {} view(s) run, {} left as their previous owner applied them", partition,
-                mustRun.size(), applied);
-        return dirty.withoutHandover(mustRun);
+        log.debug("Partition {} taken over: {} view(s) run whole, {} for the keys changed since their previous owner's"
+                + " pass, {} left as their previous owner applied them", partition, whole.size(), keyed.size(),
+                views.size() - whole.size() - keyed.size());
+        return dirty.withoutHandover(whole, keyed);
     }
 
     /**

@@ -171,7 +171,7 @@ final class SourceFeed implements StreamListener {
             CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
             StatusStore status, Predicate<String> owns, Supplier<Set<String>> live) {
         this(database, registry, routing, scheduler, checkpoints, clock, options, listener, status, owns, live,
-                new HeardChanges());
+                new HeardChanges(HeardChanges.CoveredLookup.of(registry)));
     }
 
     /** @param heard what the streams heard of every partition, for the handovers to know what changed */
@@ -351,7 +351,7 @@ final class SourceFeed implements StreamListener {
         BsonTimestamp replayedAt = stream != null && stream.replaying() ? change.clusterTime() : null;
         marks.forEach((partition, keysByView) -> {
             // Before who owns it is asked: a pass that finds the partition owned sees what was not marked
-            heard.heard(collection, partition, keysByView.keySet(), change.clusterTime());
+            heard.heard(collection, partition, keysByView, change.clusterTime());
             if (owns.test(partition)) {
                 if (replayedAt != null) {
                     scheduler.markReplayed(partition, collection, keysByView, replayedAt);

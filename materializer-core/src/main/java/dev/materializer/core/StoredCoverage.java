@@ -55,7 +55,7 @@ final class StoredCoverage {
     }
 
     /** Whether the status is an ok run of the view's current definition, in its place, over what it reads now. */
-    private static boolean current(ViewDefinition view, @Nullable BsonDocument status, Collection<String> reads) {
+    static boolean current(ViewDefinition view, @Nullable BsonDocument status, Collection<String> reads) {
         if (status == null || !ViewState.OK.storedValue().equals(stringOf(status, "state"))
                 || !view.fingerprint().equals(stringOf(status, StatusStore.FINGERPRINT_FIELD))
                 || !StatusStore.readsOf(status).equals(Set.copyOf(reads))) {

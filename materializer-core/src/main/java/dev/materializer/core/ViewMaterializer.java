@@ -97,7 +97,7 @@ public final class ViewMaterializer implements Materializer {
     private final PartitionOwnership ownership;
 
     /** What the streams heard of every partition, owned or not: what a handover must run. */
-    private final HeardChanges heard = new HeardChanges();
+    private final HeardChanges heard;
 
     private final Reconciler reconciler;
 
@@ -147,6 +147,7 @@ public final class ViewMaterializer implements Materializer {
         }
         this.listener = new SafeListener(options.listener());
         this.registry = new ViewRegistry(options.partitionField());
+        this.heard = new HeardChanges(HeardChanges.CoveredLookup.of(registry));
         this.lanes = new PartitionLanes(options.maxConcurrentPasses());
         this.ownership = new PartitionOwnership(options.instanceId(), new InstanceHeartbeats(this.database,
                 options.checkpointsCollection(), options.instanceId(), options.partitionLease()), clock,

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.materializer.core.incremental.AffectedKeys;
+import dev.materializer.core.incremental.GroupKey;
 import dev.materializer.core.view.ViewDefinition;
 import org.bson.BsonDocument;
 import org.bson.BsonInt64;
@@ -35,6 +37,15 @@ class HeardChangesTest {
         return views;
     }
 
+    /** The keys of one event: the groups it touches. */
+    private static AffectedKeys keys(String... groups) {
+        Set<GroupKey> keys = new java.util.LinkedHashSet<>();
+        for (String group : groups) {
+            keys.add(GroupKey.of(new BsonString(group)));
+        }
+        return AffectedKeys.ofKeys(keys);
+    }
+
     private static ViewDefinition definition(String partition, String id, String fingerprint) {
         return new ViewDefinition(new BsonString(id), partition, List.of("orders"),
                 List.of(BsonDocument.parse("{$match: {}}")), "revenue", Map.of(), fingerprint);
@@ -45,7 +56,7 @@ class HeardChangesTest {
         HeardChanges heard = new HeardChanges();
         // The stream started before revenue was registered here: only another view of acme read orders
         heard.answered("orders", Set.of("acme"), List.of(definition("acme", "other", "fp-9")));
-        heard.heard("orders", "acme", Set.of("revenue"), new BsonTimestamp(10, 1));
+        heard.heard("orders", "acme", Map.of("revenue", keys("fig")), new BsonTimestamp(10, 1));
         assertThat(heard.applied(VIEW, status("fp-1", 10), List.of())).as("registered after the start").isFalse();
 
         HeardChanges redefined = new HeardChanges();
@@ -61,7 +72,7 @@ class HeardChangesTest {
     void aViewIsLetGoOnlyWhenItsStatusCoversEveryEventHeardFromAnAnsweredPosition() {
         HeardChanges heard = new HeardChanges();
         heard.answered("orders", Set.of("acme"), readers("acme"));
-        heard.heard("orders", "acme", Set.of("revenue"), new BsonTimestamp(10, 1));
+        heard.heard("orders", "acme", Map.of("revenue", keys("fig")), new BsonTimestamp(10, 1));
 
         assertThat(heard.applied(VIEW, status("fp-1", 10), List.of())).as("covered up to the event heard").isTrue();
         assertThat(heard.applied(VIEW, status("fp-1", 9), List.of())).as("an event after what it covers").isFalse();
@@ -79,7 +90,7 @@ class HeardChangesTest {
         assertThat(heard.applied(VIEW, status("fp-1", 10), List.of())).as("never answered (no checkpoint)").isFalse();
 
         heard.answered("orders", Set.of("acme"), readers("acme"));
-        heard.heard("orders", "acme", Set.of("revenue"), null);
+        heard.heard("orders", "acme", Map.of("revenue", keys("fig")), null);
         assertThat(heard.applied(VIEW, status("fp-1", Integer.MAX_VALUE - 1), List.of())).as("an event without a time")
             .isFalse();
 
@@ -115,5 +126,70 @@ class HeardChangesTest {
         restarted.answeredLater("orders", before, Set.of("acme"));
         assertThat(restarted.applied(VIEW, status("fp-1", 10), List.of())).as("the stream started anew meanwhile")
             .isFalse();
+    }
+
+    @Test
+    void aViewTakenOverRunsForTheKeysOfTheEventsAfterWhatItsPreviousOwnerCovered() {
+        HeardChanges heard = new HeardChanges();
+        heard.answered("orders", Set.of("acme"), readers("acme"));
+        heard.heard("orders", "acme", Map.of("revenue", keys("apple")), new BsonTimestamp(10, 1));
+        heard.heard("orders", "acme", Map.of("revenue", keys("fig")), new BsonTimestamp(11, 1));
+        heard.heard("orders", "acme", Map.of("revenue", keys("kiwi", "fig")), new BsonTimestamp(12, 1));
+
+        assertThat(heard.toRun(VIEW, status("fp-1", 12), List.of()).isNothing()).as("covered up to the newest").isTrue();
+        HeardChanges.HandoverRun afterTen = heard.toRun(VIEW, status("fp-1", 10), List.of());
+        assertThat(afterTen.whole()).isFalse();
+        assertThat(afterTen.keys().get("orders").keys()).as("the keys of the events after 10, not those of 10")
+            .containsExactlyInAnyOrder(GroupKey.of(new BsonString("fig")), GroupKey.of(new BsonString("kiwi")));
+        assertThat(heard.toRun(VIEW, status("fp-1", 9), List.of()).keys().get("orders").keys()).hasSize(3);
+
+        assertThat(heard.toRun(VIEW, status("fp-0", 12), List.of()).whole()).as("another definition ran").isTrue();
+        assertThat(heard.toRun(VIEW, null, List.of()).whole()).as("no status").isTrue();
+        assertThat(heard.toRun(VIEW, status("fp-1", 10).append("covered", new BsonDocument()), List.of()).keys()
+            .get("orders").keys()).as("no covered time: the answered position vouches for what came before the stream")
+            .hasSize(3);
+
+        HeardChanges unkeyed = new HeardChanges();
+        unkeyed.answered("orders", Set.of("acme"), readers("acme"));
+        unkeyed.heard("orders", "acme", Map.of("revenue", AffectedKeys.fullPass("an update of the group field")),
+                new BsonTimestamp(11, 1));
+        assertThat(unkeyed.toRun(VIEW, status("fp-1", 10), List.of()).whole()).as("an event that named no keys").isTrue();
+        assertThat(unkeyed.toRun(VIEW, status("fp-1", 11), List.of()).isNothing()).as("and was applied").isTrue();
+    }
+
+    @Test
+    void keysForgottenPastTheBoundRunTheViewWholeUnlessTheStatusCoversThem() {
+        HeardChanges heard = new HeardChanges();
+        heard.answered("orders", Set.of("acme"), readers("acme"));
+        int events = RecentKeys.MAX_EVENTS + 5;
+        for (int second = 1; second <= events; second++) {
+            heard.heard("orders", "acme", Map.of("revenue", keys("k" + second)), new BsonTimestamp(second, 1));
+        }
+        // The five oldest were forgotten (no status was heard to let them go)
+        assertThat(heard.toRun(VIEW, status("fp-1", 4), List.of()).whole()).as("an event after 4 was forgotten").isTrue();
+        assertThat(heard.toRun(VIEW, status("fp-1", 4).append("covered", new BsonDocument()), List.of()).whole())
+            .as("no covered time, and events were forgotten").isTrue();
+        HeardChanges.HandoverRun afterFive = heard.toRun(VIEW, status("fp-1", 5), List.of());
+        assertThat(afterFive.whole()).isFalse();
+        assertThat(afterFive.keys().get("orders").keys()).hasSize(RecentKeys.MAX_EVENTS);
+    }
+
+    @Test
+    void keysTheViewsStatusCoversAreLetGoFirstSoAnOwnerThatKeepsUpCostsFewKeys() {
+        java.util.concurrent.atomic.AtomicInteger covered = new java.util.concurrent.atomic.AtomicInteger();
+        HeardChanges heard = new HeardChanges((partition, viewId, collection) -> new BsonTimestamp(covered.get(), 1));
+        heard.answered("orders", Set.of("acme"), readers("acme"));
+        int events = RecentKeys.MAX_EVENTS * 3;
+        for (int second = 1; second <= events; second++) {
+            // The owner applies each event a little after it: its status covers up to two events back
+            covered.set(second - 2);
+            heard.heard("orders", "acme", Map.of("revenue", keys("k" + second)), new BsonTimestamp(second, 1));
+        }
+        HeardChanges.HandoverRun run = heard.toRun(VIEW, status("fp-1", events - 2), List.of());
+        assertThat(run.whole()).as("only what the status covered was let go").isFalse();
+        assertThat(run.keys().get("orders").keys()).containsExactlyInAnyOrder(
+                GroupKey.of(new BsonString("k" + (events - 1))), GroupKey.of(new BsonString("k" + events)));
+        assertThat(heard.toRun(VIEW, status("fp-1", events - 50), List.of()).whole())
+            .as("a stored status behind what was let go (replaced since) runs whole").isTrue();
     }
 }

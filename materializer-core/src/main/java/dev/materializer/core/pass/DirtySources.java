@@ -278,15 +278,20 @@ public final class DirtySources {
     }
 
     /**
-     * The same marks without the handover, with the views that must still run for it marked whole:
-     * what a pass runs once it knows which views their previous owner left with nothing to apply.
-     * @param mustRun the views (id and sources) the handover still runs
+     * The same marks without the handover, with what the views must still run for it marked: what a
+     * pass runs once it knows what their previous owner left unapplied. A view named in neither map
+     * keeps only its other marks.
+     * @param whole the views (id and sources) the handover runs whole
+     * @param keyed per view id, per source, the keys of the changes its previous owner did not apply
      * @return a new set
      */
-    public DirtySources withoutHandover(Map<String, ? extends Collection<String>> mustRun) {
+    public DirtySources withoutHandover(Map<String, ? extends Collection<String>> whole,
+            Map<String, Map<String, AffectedKeys>> keyed) {
         DirtySources copy = copy();
         copy.handover = false;
-        mustRun.forEach((viewId, sources) -> sources.forEach(source -> copy.add(source, List.of(viewId))));
+        whole.forEach((viewId, sources) -> sources.forEach(source -> copy.add(source, List.of(viewId))));
+        keyed.forEach((viewId, keysBySource) -> keysBySource.forEach((source, keys) -> copy.add(source,
+                Map.of(viewId, keys))));
         return copy;
     }
 

@@ -13,6 +13,8 @@ import dev.materializer.core.EngineProbe;
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.PassOutcome;
+import dev.materializer.core.PassReport;
+import dev.materializer.core.PassScope;
 import dev.materializer.core.ViewMaterializer;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.cluster.Rendezvous;
@@ -176,6 +178,8 @@ abstract class NeverLoseAChangeScenarios {
                 a.settle();
 
                 assertThat(a.events.passes).extracting(report -> report.view().partition()).containsOnly(unapplied);
+                // This instance heard the change's key while it did not own the tenant: only that key runs
+                assertThat(a.events.passes).extracting(PassReport::scope).containsOnly(PassScope.KEYS);
                 assertThat(a.rows("revenue-" + unapplied, "revenue")).containsExactly(row("apple", "revenue", 1),
                         row("fig", "revenue", 15));
                 assertThat(a.rows("revenue-" + applied, "revenue")).containsExactly(row("apple", "revenue", 1),

@@ -1,0 +1,117 @@
+package dev.materializer.core;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.function.Supplier;
+
+import dev.materializer.core.incremental.AffectedKeys;
+import dev.materializer.core.incremental.KeyMarks;
+import org.bson.BsonTimestamp;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The keys of the newest events of one collection heard for one view of a partition, with their
+ * cluster times: when the partition is taken over, the keys of the events after the time its
+ * previous owner's status covers are all the view must recompute.
+ *
+ * <p>What it guarantees: {@link #keysAfter} names every key of every event noted with a time after
+ * the one asked (of every event noted, when none is asked), or answers null (unknown: the view runs whole) when such an event may have been
+ * forgotten. Events are forgotten oldest first, and only in two ways, both recorded in
+ * {@link #forgottenUpTo}: those at or before the time a status of the view covered, read as the
+ * views stream told it ({@link #note}'s {@code covered}; only when the log is full, so the common
+ * note costs no look-up), and, past {@link #MAX_EVENTS}, the oldest one whatever its time. An event
+ * of unknown time counts as after every time: it is never let go for a covered time. Memory: at most
+ * {@link #MAX_EVENTS} events' keys.
+ *
+ * <p>Threads: synchronized; a source stream notes (one stream per collection), a pass's lane reads.
+ */
+final class RecentKeys {
+
+    /** The events kept at most; an event past this forgets the oldest. */
+    static final int MAX_EVENTS = 32;
+
+    /** Stands for an event whose time is unknown: after every covered time. */
+    static final BsonTimestamp UNKNOWN = new BsonTimestamp(Integer.MAX_VALUE, Integer.MAX_VALUE);
+
+    private final Deque<Heard> events = new ArrayDeque<>();
+
+    /** The newest time of an event forgotten; null while none was. */
+    private @Nullable BsonTimestamp forgottenUpTo;
+
+    /** The newest time of any event noted. */
+    private BsonTimestamp newest;
+
+    /**
+     * The log of a first event.
+     * @param time the event's cluster time, {@link #UNKNOWN} when not known
+     * @param keys the keys of the view it affects
+     */
+    RecentKeys(BsonTimestamp time, AffectedKeys keys) {
+        this.newest = time;
+        events.addLast(new Heard(time, keys));
+    }
+
+    /**
+     * Notes an event.
+     * @param time the event's cluster time, {@link #UNKNOWN} when not known
+     * @param keys the keys of the view it affects
+     * @param covered the time the view's status covers of the collection, as last heard; asked only
+     *     when the log is full, null when not known
+     */
+    synchronized void note(BsonTimestamp time, AffectedKeys keys, Supplier<@Nullable BsonTimestamp> covered) {
+        if (events.size() >= MAX_EVENTS) {
+            BsonTimestamp applied = covered.get();
+            while (applied != null && !events.isEmpty() && events.peekFirst().time().compareTo(applied) <= 0) {
+                forget(events.removeFirst());
+            }
+            if (events.size() >= MAX_EVENTS) {
+                forget(events.removeFirst());
+            }
+        }
+        events.addLast(new Heard(time, keys));
+        if (time.compareTo(newest) > 0) {
+            newest = time;
+        }
+    }
+
+    private void forget(Heard event) {
+        if (forgottenUpTo == null || event.time().compareTo(forgottenUpTo) > 0) {
+            forgottenUpTo = event.time();
+        }
+    }
+
+    /** The newest time of any event noted ({@link #UNKNOWN} once one had no time). */
+    synchronized BsonTimestamp newest() {
+        return newest;
+    }
+
+    /**
+     * The keys of the events after a time.
+     * @param covered the time up to which every event was applied; null for every event noted
+     * @return their union (none when no event came after it; a full pass when one of them named no
+     *     keys or they name too many), or null when an event after it may have been forgotten
+     */
+    synchronized @Nullable AffectedKeys keysAfter(@Nullable BsonTimestamp covered) {
+        if (forgottenUpTo != null && (covered == null || forgottenUpTo.compareTo(covered) > 0)) {
+            return null;
+        }
+        KeyMarks after = new KeyMarks();
+        boolean any = false;
+        for (Heard event : events) {
+            if (covered == null || event.time().compareTo(covered) > 0) {
+                after.add(event.keys());
+                any = true;
+            }
+        }
+        return any ? after.affectedKeys() : AffectedKeys.none();
+    }
+
+    /** Visible for testing: the events kept. */
+    synchronized int size() {
+        return events.size();
+    }
+
+    /** One event: its time and the keys of the view it affects. */
+    private record Heard(BsonTimestamp time, AffectedKeys keys) {
+    }
+}
