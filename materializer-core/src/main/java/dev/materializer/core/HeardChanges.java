@@ -196,10 +196,14 @@ final class HeardChanges {
         Map<String, Map<String, RecentKeys>> views = heard.computeIfAbsent(partition, key -> new ConcurrentHashMap<>());
         keysByView.forEach((viewId, keys) -> {
             Map<String, RecentKeys> byCollection = views.computeIfAbsent(viewId, key -> new ConcurrentHashMap<>());
-            RecentKeys log = byCollection.putIfAbsent(collection, new RecentKeys(at, keys));
-            if (log != null) {
-                log.note(at, keys, () -> covered.covered(partition, viewId, collection));
+            RecentKeys log = byCollection.get(collection);
+            if (log == null) {
+                log = byCollection.putIfAbsent(collection, new RecentKeys(at, keys));
+                if (log == null) {
+                    return;
+                }
             }
+            log.note(at, keys, () -> covered.covered(partition, viewId, collection));
         });
     }
 

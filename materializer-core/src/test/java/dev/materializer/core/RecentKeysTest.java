@@ -1,0 +1,60 @@
+package dev.materializer.core;
+
+import java.util.Set;
+
+import dev.materializer.core.incremental.AffectedKeys;
+import dev.materializer.core.incremental.GroupKey;
+import org.bson.BsonInt32;
+import org.bson.BsonTimestamp;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The keys of the newest events of a view: complete after any time asked, or unknown. */
+class RecentKeysTest {
+
+    private static AffectedKeys key(int value) {
+        return AffectedKeys.ofKeys(Set.of(GroupKey.of(new BsonInt32(value))));
+    }
+
+    private static BsonTimestamp at(int seconds) {
+        return new BsonTimestamp(seconds, 1);
+    }
+
+    @Test
+    void anEventOfUnknownTimeIsAfterEveryCoveredTimeAndNeverLetGoForOne() {
+        RecentKeys log = new RecentKeys(at(1), key(1));
+        log.note(RecentKeys.UNKNOWN, key(2), () -> null);
+        for (int second = 3; second <= RecentKeys.MAX_EVENTS; second++) {
+            log.note(at(second), key(second), () -> null);
+        }
+        assertThat(log.size()).isEqualTo(RecentKeys.MAX_EVENTS);
+
+        // Full: the covered time lets go of the first event only; the one of unknown time stops it
+        log.note(at(100), key(100), () -> at(99));
+        assertThat(log.keysAfter(at(99)).keys()).as("the event of unknown time, and the newest")
+            .containsExactlyInAnyOrder(GroupKey.of(new BsonInt32(2)), GroupKey.of(new BsonInt32(100)));
+        assertThat(log.keysAfter(at(0))).as("the first event was let go").isNull();
+        assertThat(log.newest()).isEqualTo(RecentKeys.UNKNOWN);
+    }
+
+    @Test
+    void anEventOfUnknownTimeForgottenPastTheBoundLeavesEveryTimeUnknown() {
+        RecentKeys log = new RecentKeys(RecentKeys.UNKNOWN, key(0));
+        for (int second = 1; second <= RecentKeys.MAX_EVENTS; second++) {
+            log.note(at(second), key(second), () -> null);
+        }
+        assertThat(log.size()).isEqualTo(RecentKeys.MAX_EVENTS);
+        assertThat(log.keysAfter(at(1000))).as("what the forgotten event touched is unknown").isNull();
+        assertThat(log.keysAfter(null)).isNull();
+    }
+
+    @Test
+    void anEventThatNamedNoKeysIsAFullPassForEveryTimeBeforeIt() {
+        RecentKeys log = new RecentKeys(at(1), AffectedKeys.fullPass("an update of the group field"));
+        log.note(at(2), key(2), () -> null);
+        assertThat(log.keysAfter(at(0)).needsFullPass()).isTrue();
+        assertThat(log.keysAfter(at(1)).keys()).containsExactly(GroupKey.of(new BsonInt32(2)));
+        assertThat(log.keysAfter(at(2)).isEmpty()).as("nothing after the newest").isTrue();
+    }
+}
