@@ -27,8 +27,8 @@ import org.jspecify.annotations.Nullable;
  * and view, the newest events routed to it, with their cluster times and the keys they affect
  * ({@link #heard}, {@link RecentKeys}), recorded before the stream asks who owns the partition, so a
  * pass that sees the partition owned sees every event that was not marked for it. Memory: per view
- * and collection it reads, the keys of at most {@link RecentKeys#MAX_EVENTS} events; fewer while the
- * owner keeps up, as the events its status covers (told by the views stream) are let go.
+ * and collection it reads, the keys of at most {@link RecentKeys#MAX_EVENTS} events; while the owner
+ * keeps up, of the few its status does not cover yet (told by the views stream), and of the newest.
  *
  * <p>What it guarantees ({@link #toRun}): a handover lets a view go only when its stored status says
  * {@code ok} for its current definition, in its place, having read the targets it reads now, and
@@ -104,8 +104,7 @@ final class HeardChanges {
          * @return the look-up
          */
         static CoveredLookup of(ViewRegistry registry) {
-            return (partition, viewId, collection) -> CoveredTimes.of(registry.lastStatus(new ViewKey(partition, viewId)),
-                    collection);
+            return (partition, viewId, collection) -> registry.coveredTime(new ViewKey(partition, viewId), collection);
         }
     }
 

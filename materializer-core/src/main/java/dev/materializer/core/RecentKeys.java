@@ -17,11 +17,11 @@ import org.jspecify.annotations.Nullable;
  * <p>What it guarantees: {@link #keysAfter} names every key of every event noted with a time after
  * the one asked (of every event noted, when none is asked), or answers null (unknown: the view runs whole) when such an event may have been
  * forgotten. Events are forgotten oldest first, and only in two ways, both recorded in
- * {@link #forgottenUpTo}: those at or before the time a status of the view covered, read as the
- * views stream told it ({@link #note}'s {@code covered}; only when the log is full, so the common
- * note costs no look-up), and, past {@link #MAX_EVENTS}, the oldest one whatever its time. An event
- * of unknown time counts as after every time: it is never let go for a covered time. Memory: at most
- * {@link #MAX_EVENTS} events' keys.
+ * {@link #forgottenUpTo}: at each note, those at or before the time a status of the view covers, as
+ * the views stream told it last ({@link #note}'s {@code covered}), and, past {@link #MAX_EVENTS}, the
+ * oldest one whatever its time. An event of unknown time counts as after every time: it is never let
+ * go for a covered time. Memory: at most {@link #MAX_EVENTS} events' keys; while the view's owner
+ * keeps up, those of the events it has not applied yet and of the newest.
  *
  * <p>Threads: synchronized; a source stream notes (one stream per collection), a pass's lane reads.
  */
@@ -55,18 +55,16 @@ final class RecentKeys {
      * Notes an event.
      * @param time the event's cluster time, {@link #UNKNOWN} when not known
      * @param keys the keys of the view it affects
-     * @param covered the time the view's status covers of the collection, as last heard; asked only
-     *     when the log is full, null when not known
+     * @param covered the time the view's status covers of the collection, as last heard; null when
+     *     not known
      */
     synchronized void note(BsonTimestamp time, AffectedKeys keys, Supplier<@Nullable BsonTimestamp> covered) {
+        BsonTimestamp applied = covered.get();
+        while (applied != null && !events.isEmpty() && events.peekFirst().time().compareTo(applied) <= 0) {
+            forget(events.removeFirst());
+        }
         if (events.size() >= MAX_EVENTS) {
-            BsonTimestamp applied = covered.get();
-            while (applied != null && !events.isEmpty() && events.peekFirst().time().compareTo(applied) <= 0) {
-                forget(events.removeFirst());
-            }
-            if (events.size() >= MAX_EVENTS) {
-                forget(events.removeFirst());
-            }
+            forget(events.removeFirst());
         }
         events.addLast(new Heard(time, keys));
         if (time.compareTo(newest) > 0) {

@@ -20,12 +20,14 @@ import dev.materializer.core.view.ViewKey;
 import dev.materializer.core.incremental.AffectedKeys;
 import dev.materializer.core.incremental.ShapeAnalysis;
 import dev.materializer.core.incremental.ViewShape;
+import dev.materializer.core.view.CoveredTimes;
 import dev.materializer.core.view.Generation;
 import dev.materializer.core.view.InvalidViewException;
 import dev.materializer.core.view.ViewFilter;
 import dev.materializer.core.view.ViewState;
 import dev.materializer.core.view.ViewStatus;
 import org.bson.BsonDocument;
+import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -520,6 +522,16 @@ final class ViewRegistry {
         return entry == null ? null : entry.lastStatus();
     }
 
+    /**
+     * The time up to which the newest status of the view this instance has read covers a collection
+     * ({@link CoveredTimes}), without a copy of the status: asked for every event heard.
+     * @return the time, or null when no status or no time of it is known
+     */
+    @Nullable BsonTimestamp coveredTime(ViewKey key, String collection) {
+        Entry entry = entryOf(key);
+        return entry == null ? null : entry.coveredTime(collection);
+    }
+
     /** The entry of the key, when the view is still in that partition. */
     private @Nullable Entry entryOf(ViewKey key) {
         Entry entry = byId.get(key.id());
@@ -738,6 +750,10 @@ final class ViewRegistry {
 
         synchronized @Nullable BsonDocument lastStatus() {
             return lastStatus == null ? null : lastStatus.clone();
+        }
+
+        synchronized @Nullable BsonTimestamp coveredTime(String collection) {
+            return CoveredTimes.of(lastStatus, collection);
         }
 
         private static long numberOf(@Nullable Generation generation) {
