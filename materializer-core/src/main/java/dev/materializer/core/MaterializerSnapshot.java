@@ -3,8 +3,6 @@ package dev.materializer.core;
 import java.time.Duration;
 import java.util.List;
 
-import dev.materializer.core.pass.PassScheduler;
-import dev.materializer.core.reconcile.Reconciler;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,8 +20,8 @@ import org.jspecify.annotations.Nullable;
  *     history): they take turns, a few partitions at a time
  */
 public record MaterializerSnapshot(EngineState state, @Nullable String reason, int openStreams, int passesInFlight,
-        @Nullable Duration lag, boolean transactions, List<ViewSnapshot> views, Reconciler.Progress reconcile,
-        PassScheduler.CatchUpProgress catchUp) {
+        @Nullable Duration lag, boolean transactions, List<ViewSnapshot> views, ReconcileProgress reconcile,
+        CatchUpProgress catchUp) {
 
     /** Copies the views so the record stays immutable. */
     public MaterializerSnapshot {
@@ -42,7 +40,7 @@ public record MaterializerSnapshot(EngineState state, @Nullable String reason, i
      */
     public MaterializerSnapshot(EngineState state, @Nullable String reason, int openStreams, int passesInFlight,
             @Nullable Duration lag, boolean transactions, List<ViewSnapshot> views) {
-        this(state, reason, openStreams, passesInFlight, lag, transactions, views, Reconciler.Progress.NONE,
-                new PassScheduler.CatchUpProgress(0, 0, 0, 0));
+        this(state, reason, openStreams, passesInFlight, lag, transactions, views, ReconcileProgress.NONE,
+                CatchUpProgress.NONE);
     }
 }

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
+import dev.materializer.core.CatchUpProgress;
 import dev.materializer.core.time.EngineClock;
 import dev.materializer.core.time.Durations;
 import org.jspecify.annotations.Nullable;
@@ -340,17 +341,6 @@ public final class PassScheduler {
     /** How far the catch-ups are. */
     public synchronized CatchUpProgress catchUpProgress() {
         return new CatchUpProgress(catchUpsTotal, catchUpsDone, catchUpsRunning.size(), catchUpsWaiting.size());
-    }
-
-    /**
-     * How far the catch-ups of this instance are, since it started.
-     *
-     * @param total catch-ups asked for
-     * @param done catch-ups ended
-     * @param running catch-ups queued or running now
-     * @param waiting catch-ups waiting for their turn
-     */
-    public record CatchUpProgress(long total, long done, int running, int waiting) {
     }
 
     /**

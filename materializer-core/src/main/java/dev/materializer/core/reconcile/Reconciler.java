@@ -7,6 +7,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import dev.materializer.core.ReconcileProgress;
 import dev.materializer.core.time.EngineClock;
 import dev.materializer.core.view.ViewKey;
 import org.jspecify.annotations.Nullable;
@@ -53,21 +54,6 @@ public final class Reconciler implements AutoCloseable {
          * @return done when the run ended, however it ended
          */
         CompletableFuture<?> reconcile(ViewKey view);
-    }
-
-    /**
-     * How far the reconciler is.
-     *
-     * @param round the round running now, from 1; 0 before the first
-     * @param done views of this round checked or skipped
-     * @param total views in this round
-     * @param skipped views of this round skipped because their partition was busy
-     * @param nextRoundAt when the next round starts, when none runs now
-     */
-    public record Progress(long round, int done, int total, int skipped, @Nullable Instant nextRoundAt) {
-
-        /** Before any round, or when off. */
-        public static final Progress NONE = new Progress(0, 0, 0, 0, null);
     }
 
     private final EngineClock clock;
@@ -182,8 +168,8 @@ public final class Reconciler implements AutoCloseable {
     }
 
     /** How far the reconciler is now. */
-    public synchronized Progress progress() {
-        return new Progress(round, done, total, skipped, nextRoundAt);
+    public synchronized ReconcileProgress progress() {
+        return new ReconcileProgress(round, done, total, skipped, nextRoundAt);
     }
 
     /** Stops: no run starts any more. */

@@ -1,5 +1,6 @@
 package dev.materializer.core.pass;
 
+import dev.materializer.core.CatchUpProgress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -258,7 +259,7 @@ class PassSchedulerTest {
         }
         assertThat(lanes.inFlight()).as("two catch-ups in the lanes, the others wait their turn").isEqualTo(2);
         assertThat(paced.pendingPartitions("orders")).as("every one pending for the checkpoints").hasSize(50);
-        assertThat(paced.catchUpProgress()).isEqualTo(new PassScheduler.CatchUpProgress(50, 0, 2, 48));
+        assertThat(paced.catchUpProgress()).isEqualTo(new CatchUpProgress(50, 0, 2, 48));
 
         release.countDown();
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))

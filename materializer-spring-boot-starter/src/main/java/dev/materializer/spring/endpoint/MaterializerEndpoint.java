@@ -1,5 +1,7 @@
 package dev.materializer.spring.endpoint;
 
+import dev.materializer.core.CatchUpProgress;
+import dev.materializer.core.ReconcileProgress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -22,7 +24,6 @@ import dev.materializer.core.VerifyReport;
 import dev.materializer.core.ViewPage;
 import dev.materializer.core.ViewQuery;
 import dev.materializer.core.ViewSnapshot;
-import dev.materializer.core.reconcile.Reconciler;
 import dev.materializer.core.view.ViewState;
 import org.jspecify.annotations.Nullable;
 
@@ -391,9 +392,9 @@ public final class MaterializerEndpoint {
     /** How far the catch-ups are: they take turns, a few partitions at a time. */
     public static final class CatchUpDescriptor {
 
-        private final dev.materializer.core.pass.PassScheduler.CatchUpProgress progress;
+        private final CatchUpProgress progress;
 
-        CatchUpDescriptor(dev.materializer.core.pass.PassScheduler.CatchUpProgress progress) {
+        CatchUpDescriptor(CatchUpProgress progress) {
             this.progress = progress;
         }
 
@@ -421,9 +422,9 @@ public final class MaterializerEndpoint {
     /** How far the reconciler is: the round running now, or when the next starts. */
     public static final class ReconcileDescriptor {
 
-        private final Reconciler.Progress progress;
+        private final ReconcileProgress progress;
 
-        ReconcileDescriptor(Reconciler.Progress progress) {
+        ReconcileDescriptor(ReconcileProgress progress) {
             this.progress = progress;
         }
 

@@ -1,5 +1,7 @@
 package dev.materializer.spring.testing;
 
+import dev.materializer.core.CatchUpProgress;
+import dev.materializer.core.ReconcileProgress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -9,8 +11,6 @@ import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.WriteMode;
-import dev.materializer.core.pass.PassScheduler;
-import dev.materializer.core.reconcile.Reconciler;
 import dev.materializer.core.view.ViewState;
 import org.jspecify.annotations.Nullable;
 
@@ -27,7 +27,7 @@ public final class Snapshots {
     public static final Instant NEXT_ROUND_AT = Instant.parse("2026-01-02T10:00:00Z");
 
     /** No catch-up asked for yet. */
-    public static final PassScheduler.CatchUpProgress NO_CATCH_UP = new PassScheduler.CatchUpProgress(0, 0, 0, 0);
+    public static final CatchUpProgress NO_CATCH_UP = new CatchUpProgress(0, 0, 0, 0);
 
     private Snapshots() {
     }
@@ -44,7 +44,7 @@ public final class Snapshots {
         MaterializerSnapshot running = running();
         return new MaterializerSnapshot(running.state(), running.reason(), running.openStreams(),
                 running.passesInFlight(), running.lag(), running.transactions(), running.views(),
-                new Reconciler.Progress(3, 0, 0, 0, NEXT_ROUND_AT), running.catchUp());
+                new ReconcileProgress(3, 0, 0, 0, NEXT_ROUND_AT), running.catchUp());
     }
 
     /**
@@ -59,6 +59,6 @@ public final class Snapshots {
                         LAST_RUN, "maxRows exceeded: 100001 rows", PassOutcome.ERRORED, WriteMode.NONE),
                 new ViewSnapshot("globex", "a", ViewState.CYCLE, List.of("b_target"), "a_target", null, null, null, null, null),
                 new ViewSnapshot("globex", "new", ViewState.PENDING, List.of("orders"), "new_target", null, null, null, null,
-                        null)), new Reconciler.Progress(4, 2, 3, 1, null), new PassScheduler.CatchUpProgress(12, 9, 2, 1));
+                        null)), new ReconcileProgress(4, 2, 3, 1, null), new CatchUpProgress(12, 9, 2, 1));
     }
 }
