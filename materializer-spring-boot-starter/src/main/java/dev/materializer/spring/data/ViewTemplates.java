@@ -16,10 +16,8 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
 import com.mongodb.client.result.UpdateResult;
-import dev.materializer.core.guard.ScopeGuard;
-import dev.materializer.core.guard.ScopeViolationException;
-import dev.materializer.core.view.InvalidViewException;
-import dev.materializer.core.view.ViewDefinitionParser;
+import dev.materializer.core.InvalidViewDocumentException;
+import dev.materializer.core.ViewDocumentCheck;
 import org.bson.BsonDocument;
 import org.bson.Document;
 import org.bson.conversions.Bson;
@@ -39,7 +37,7 @@ import static com.mongodb.client.model.Filters.eq;
  * which the engine does not see as a change.
  *
  * <p>Every template is checked when this is created, with the engine's own
- * {@link ViewDefinitionParser} and {@link ScopeGuard}, and against the other templates (two with one
+ * the engine's own check ({@link ViewDocumentCheck}), and against the other templates (two with one
  * id pattern or one target would clash in every tenant): a bad template fails the context with an
  * {@link InvalidViewTemplateException} naming its bean. The auto-configuration also calls
  * {@link #reapply()} at startup, so a changed template reaches every tenant that has its view.
@@ -204,8 +202,7 @@ public final class ViewTemplates {
     }
 
     private static void check(ViewNaming naming, Map<String, ViewTemplate> templates) {
-        ViewDefinitionParser parser = new ViewDefinitionParser(naming.partitionField(), naming.viewsCollection());
-        ScopeGuard guard = new ScopeGuard(naming.partitionField());
+        ViewDocumentCheck engineCheck = new ViewDocumentCheck(naming.partitionField(), naming.viewsCollection());
         Map<String, String> ids = new HashMap<>();
         Map<String, String> targets = new HashMap<>();
         templates.forEach((name, template) -> {
@@ -225,16 +222,9 @@ public final class ViewTemplates {
                         ex);
             }
             try {
-                parser.parse(document);
+                engineCheck.check(document);
             }
-            catch (InvalidViewException ex) {
-                throw new InvalidViewTemplateException(name, template, ex.getMessage(), ex);
-            }
-            try {
-                List<BsonDocument> stages = document.getArray("pipeline").stream().map(stage -> stage.asDocument()).toList();
-                guard.scope(stages, CHECK_TENANT, template.collections(), template.collections().get(0), Map.of());
-            }
-            catch (ScopeViolationException ex) {
+            catch (InvalidViewDocumentException ex) {
                 throw new InvalidViewTemplateException(name, template, ex.getMessage(), ex);
             }
             String sameId = ids.putIfAbsent(template.idPattern(), name);
