@@ -14,7 +14,7 @@ import dev.materializer.core.view.ViewState;
 
 /**
  * What a host (the Spring Boot starter, or any application) drives and observes of the engine.
- * {@link ViewMaterializer} is the implementation; the interface lets hosts and their tests depend on
+ * {@code dev.materializer.core.engine.ViewMaterializer} is the implementation; the interface lets hosts and their tests depend on
  * the contract rather than on the MongoDB-bound class.
  *
  * <p>The stop comes in parts, so a host composes its own graceful shutdown: {@link #stopIntake()},

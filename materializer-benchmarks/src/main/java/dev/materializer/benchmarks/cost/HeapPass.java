@@ -35,7 +35,7 @@ import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.PassReport;
-import dev.materializer.core.ViewMaterializer;
+import dev.materializer.core.engine.ViewMaterializer;
 import dev.materializer.core.view.ViewKey;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;

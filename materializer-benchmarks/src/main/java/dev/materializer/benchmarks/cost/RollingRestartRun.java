@@ -19,7 +19,7 @@ import dev.materializer.benchmarks.scale.CommandCounter;
 import dev.materializer.benchmarks.scale.EngineRun;
 import dev.materializer.benchmarks.scale.InProcessMongo;
 import dev.materializer.benchmarks.scale.Meter;
-import dev.materializer.core.EngineDiagnostics;
+import dev.materializer.core.engine.EngineDiagnostics;
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.PassReport;

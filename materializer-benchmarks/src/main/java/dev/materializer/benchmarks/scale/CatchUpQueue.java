@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.MaterializerSnapshot;
-import dev.materializer.core.ViewMaterializer;
+import dev.materializer.core.engine.ViewMaterializer;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -5,7 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.materializer.core.MaterializerOptions;
-import dev.materializer.core.EngineDiagnostics;
+import dev.materializer.core.engine.EngineDiagnostics;
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.stream.StreamListener;
 

@@ -1,6 +1,6 @@
 package dev.materializer.benchmarks.scale;
 
-import dev.materializer.core.EngineDiagnostics;
+import dev.materializer.core.engine.EngineDiagnostics;
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.stream.StreamListener;
 

@@ -5,7 +5,6 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.materializer.core.view.ViewState;
 
 /**
  * The state of a view: the one vocabulary of the engine's run time, its snapshots, queries and counts,

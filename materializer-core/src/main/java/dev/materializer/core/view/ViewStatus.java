@@ -14,7 +14,6 @@ import org.bson.BsonString;
 import org.bson.BsonValue;
 import org.jspecify.annotations.Nullable;
 
-import dev.materializer.core.view.ViewState;
 
 /**
  * The status field of a view document: its state and last error, when it was written, the current

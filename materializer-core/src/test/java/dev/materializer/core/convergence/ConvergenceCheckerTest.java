@@ -10,7 +10,7 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerOptions;
-import dev.materializer.core.ViewMaterializer;
+import dev.materializer.core.engine.ViewMaterializer;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.core.view.ViewFilter;
 import dev.materializer.testing.MongoKind;

@@ -10,7 +10,6 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.model.Filters;
 import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandStartedEvent;
-import dev.materializer.core.EngineProbe;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassScope;
 import dev.materializer.core.time.ManualClock;

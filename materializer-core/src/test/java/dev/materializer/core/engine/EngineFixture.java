@@ -13,7 +13,6 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Sorts;
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerOptions;
-import dev.materializer.core.ViewMaterializer;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.core.view.ViewFilter;
 import dev.materializer.testing.TestMongo;

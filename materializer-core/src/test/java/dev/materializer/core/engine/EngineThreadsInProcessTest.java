@@ -7,7 +7,6 @@ import java.util.stream.Collectors;
 
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerOptions;
-import dev.materializer.core.ViewMaterializer;
 import dev.materializer.testing.MongoKind;
 import dev.materializer.testing.MongoTest;
 import dev.materializer.testing.TestMongo;

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.materializer.core.EngineProbe;
 import dev.materializer.core.PassScope;
 import dev.materializer.testing.TestMongo;
 import org.bson.Document;

@@ -14,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
-import dev.materializer.core.EngineProbe;
 import dev.materializer.core.LiveRows;
 import dev.materializer.core.SnapshotReason;
 import dev.materializer.core.ViewDelta;

@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
-import dev.materializer.core.EngineProbe;
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassOutcome;

@@ -13,7 +13,6 @@ import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
 import com.mongodb.client.model.changestream.ChangeStreamDocument;
-import dev.materializer.core.EngineProbe;
 import dev.materializer.core.Materializer;
 import dev.materializer.core.cluster.Rendezvous;
 import dev.materializer.core.freshness.Freshness;

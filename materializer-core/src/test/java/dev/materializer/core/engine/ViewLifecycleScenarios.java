@@ -7,7 +7,6 @@ import java.util.concurrent.TimeUnit;
 
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
-import dev.materializer.core.EngineProbe;
 import dev.materializer.core.VerifyReport;
 import dev.materializer.core.cluster.Rendezvous;
 import dev.materializer.testing.TestMongo;

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-import dev.materializer.core.EngineProbe;
+import dev.materializer.core.engine.EngineProbe;
 
 /**
  * Key-scoped views are registered while the source streams run projected (the in-process server

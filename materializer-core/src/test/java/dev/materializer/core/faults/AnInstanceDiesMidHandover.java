@@ -2,7 +2,7 @@ package dev.materializer.core.faults;
 
 import java.util.Set;
 
-import dev.materializer.core.EngineProbe;
+import dev.materializer.core.engine.EngineProbe;
 
 /**
  * Two instances share the partitions; one of them dies while partitions change hands. On odd seeds

@@ -7,7 +7,7 @@ import java.util.function.ToIntFunction;
 
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
-import dev.materializer.core.EngineProbe;
+import dev.materializer.core.engine.EngineProbe;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.ViewQuery;
 import dev.materializer.core.ViewSnapshot;

@@ -25,7 +25,7 @@ import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Filters;
-import dev.materializer.core.EngineProbe;
+import dev.materializer.core.engine.EngineProbe;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.convergence.ConvergenceChecker;
 import dev.materializer.core.convergence.ConvergenceReport;

@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.function.LongSupplier;
 
 import com.mongodb.client.MongoClient;
-import dev.materializer.core.EngineProbe;
+import dev.materializer.core.engine.EngineProbe;
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.MaterializerSnapshot;
-import dev.materializer.core.ViewMaterializer;
+import dev.materializer.core.engine.ViewMaterializer;
 import org.awaitility.core.ConditionFactory;
 
 import static org.awaitility.Awaitility.await;

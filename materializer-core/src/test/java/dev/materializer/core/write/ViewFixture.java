@@ -9,7 +9,7 @@ import java.util.TreeMap;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
-import dev.materializer.core.EngineSettings;
+import dev.materializer.core.engine.EngineSettings;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.hash.RowHasher;

@@ -3,7 +3,7 @@ package dev.materializer.spring.autoconfigure;
 import com.mongodb.client.MongoClient;
 import dev.materializer.core.Materializer;
 import dev.materializer.core.MaterializerOptions;
-import dev.materializer.core.ViewMaterializer;
+import dev.materializer.core.engine.ViewMaterializer;
 
 /**
  * Creates the engine from the application's client, the resolved database and the options built

@@ -1,5 +1,17 @@
-package dev.materializer.core;
+package dev.materializer.core.engine;
 
+import dev.materializer.core.EngineState;
+import dev.materializer.core.Materializer;
+import dev.materializer.core.MaterializerListener;
+import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.MaterializerSnapshot;
+import dev.materializer.core.PassReport;
+import dev.materializer.core.VerifyReport;
+import dev.materializer.core.ViewPage;
+import dev.materializer.core.ViewQuery;
+import dev.materializer.core.ViewSnapshot;
+import dev.materializer.core.ViewSubscriber;
+import dev.materializer.core.ViewSubscription;
 import java.time.Duration;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CompletableFuture;

@@ -1,5 +1,11 @@
-package dev.materializer.core;
+package dev.materializer.core.engine;
 
+import dev.materializer.core.MaterializerListener;
+import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.PassOutcome;
+import dev.materializer.core.PassReport;
+import dev.materializer.core.PassScope;
+import dev.materializer.core.WriteMode;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

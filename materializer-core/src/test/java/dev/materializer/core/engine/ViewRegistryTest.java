@@ -1,5 +1,6 @@
-package dev.materializer.core;
+package dev.materializer.core.engine;
 
+import dev.materializer.core.ViewSnapshot;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -1,5 +1,9 @@
-package dev.materializer.core;
+package dev.materializer.core.engine;
 
+import dev.materializer.core.EngineState;
+import dev.materializer.core.MaterializerListener;
+import dev.materializer.core.PassReport;
+import dev.materializer.core.VerifyReport;
 import java.time.Duration;
 
 import dev.materializer.core.view.ViewKey;

@@ -1,5 +1,6 @@
-package dev.materializer.core;
+package dev.materializer.core.engine;
 
+import dev.materializer.core.MaterializerListener;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.ArrayList;

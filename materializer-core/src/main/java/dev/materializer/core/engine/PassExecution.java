@@ -1,5 +1,8 @@
-package dev.materializer.core;
+package dev.materializer.core.engine;
 
+import dev.materializer.core.MaterializerListener;
+import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.PassReport;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

@@ -1,5 +1,6 @@
-package dev.materializer.core;
+package dev.materializer.core.engine;
 
+import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.write.WriteSettings;
 
 /**

@@ -1,5 +1,7 @@
-package dev.materializer.core;
+package dev.materializer.core.engine;
 
+import dev.materializer.core.MaterializerListener;
+import dev.materializer.core.MaterializerOptions;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;

@@ -1,5 +1,10 @@
-package dev.materializer.core;
+package dev.materializer.core.engine;
 
+import dev.materializer.core.PassOutcome;
+import dev.materializer.core.PassReport;
+import dev.materializer.core.PassScope;
+import dev.materializer.core.ViewSnapshot;
+import dev.materializer.core.WriteMode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;

@@ -1,4 +1,4 @@
-package dev.materializer.core;
+package dev.materializer.core.engine;
 
 import java.util.ArrayList;
 import java.util.HashMap;

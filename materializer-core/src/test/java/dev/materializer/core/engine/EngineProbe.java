@@ -1,5 +1,6 @@
-package dev.materializer.core;
+package dev.materializer.core.engine;
 
+import dev.materializer.core.EngineState;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;

@@ -1,5 +1,6 @@
-package dev.materializer.core;
+package dev.materializer.core.engine;
 
+import dev.materializer.core.MaterializerOptions;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,5 +1,9 @@
-package dev.materializer.core;
+package dev.materializer.core.engine;
 
+import dev.materializer.core.MaterializerListener;
+import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.PassReport;
+import dev.materializer.core.PassScope;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
