@@ -15,7 +15,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.infra.Blackhole;
 
 import dev.materializer.core.routing.AffectedPartitions;
-import dev.materializer.core.routing.PartitionMapping;
+import dev.materializer.core.PartitionMapping;
 import dev.materializer.core.routing.PartitionRouter;
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.routing.SourceChange.Operation;

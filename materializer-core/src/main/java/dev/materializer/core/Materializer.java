@@ -10,7 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 
-import dev.materializer.core.view.ViewState;
 
 /**
  * What a host (the Spring Boot starter, or any application) drives and observes of the engine.
@@ -232,7 +231,7 @@ public interface Materializer extends AutoCloseable {
      * @param id the text of the view's {@code _id}
      * @return the report of the pass when it ends; completes exceptionally with
      *     {@link java.util.NoSuchElementException} for a view this instance does not know, with
-     *     {@link dev.materializer.core.pass.EngineClosedException} when the engine closes (or has
+     *     {@link EngineClosedException} when the engine closes (or has
      *     closed) before the pass starts, and with {@link IllegalStateException} when it has not started
      */
     CompletableFuture<PassReport> refresh(String partition, String id);
@@ -243,7 +242,7 @@ public interface Materializer extends AutoCloseable {
      * @param id the text of the view's {@code _id}
      * @return what differs; completes exceptionally with {@link java.util.NoSuchElementException}
      *     for a view this instance does not know, with
-     *     {@link dev.materializer.core.pass.EngineClosedException} when the engine closes (or has
+     *     {@link EngineClosedException} when the engine closes (or has
      *     closed) before the comparison starts, and with {@link IllegalStateException} when it has not
      *     started
      */

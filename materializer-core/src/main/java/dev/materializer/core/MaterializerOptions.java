@@ -6,10 +6,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 
-import dev.materializer.core.hash.PartitionTargetId;
-import dev.materializer.core.hash.TargetIdStrategy;
-import dev.materializer.core.routing.PartitionMapping;
-import dev.materializer.core.time.EngineClock;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -2,7 +2,6 @@ package dev.materializer.core;
 
 import java.time.Duration;
 
-import dev.materializer.core.view.ViewKey;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -8,7 +8,7 @@ import java.util.Objects;
  * {@code fromGeneration} without {@link #removed()}, with each {@link #changed()} row's
  * {@code before} replaced by its {@code after}, and with {@link #added()}. Never a part of a flip,
  * never two flips mixed: applied in the order they come, deltas take a subscriber from one
- * generation readers read to the next, each exactly as {@link dev.materializer.core.view.ViewFilter}
+ * generation readers read to the next, each exactly as {@link dev.materializer.core.ViewFilter}
  * reads it.
  *
  * <p>Immutable and thread-safe.

@@ -2,7 +2,6 @@ package dev.materializer.core;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.materializer.core.view.ViewState;
 
 /**
  * Which views to list, and which page of them: the views of one partition, or in one state, or

@@ -7,7 +7,7 @@ import org.bson.BsonValue;
 
 /**
  * One row of a view as a reader of its target reads it through
- * {@link dev.materializer.core.view.ViewFilter}: the stored version, with the row's own id.
+ * {@link dev.materializer.core.ViewFilter}: the stored version, with the row's own id.
  *
  * <p>Immutable and thread-safe as long as nobody changes the document (it is the engine's copy).
  *

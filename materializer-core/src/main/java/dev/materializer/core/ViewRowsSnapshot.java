@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * Every row of a view at one generation, as a reader reads them through
- * {@link dev.materializer.core.view.ViewFilter}; the deltas that follow start from it.
+ * {@link dev.materializer.core.ViewFilter}; the deltas that follow start from it.
  *
  * <p>Immutable and thread-safe.
  *

@@ -5,7 +5,6 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import dev.materializer.core.view.ViewState;
 
 /**
  * One view as this instance knows it.

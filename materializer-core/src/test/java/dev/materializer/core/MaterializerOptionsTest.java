@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 
-import dev.materializer.core.hash.PartitionTargetId;
 import dev.materializer.core.time.ManualClock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

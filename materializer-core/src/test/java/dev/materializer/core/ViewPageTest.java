@@ -7,13 +7,12 @@ import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 
-import dev.materializer.core.view.ViewState;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-import static dev.materializer.core.view.ViewState.ERRORED;
-import static dev.materializer.core.view.ViewState.OK;
-import static dev.materializer.core.view.ViewState.PENDING;
+import static dev.materializer.core.ViewState.ERRORED;
+import static dev.materializer.core.ViewState.OK;
+import static dev.materializer.core.ViewState.PENDING;
 
 /** Pages of views, and the defaults of {@link Materializer} that read them from a snapshot. */
 class ViewPageTest {

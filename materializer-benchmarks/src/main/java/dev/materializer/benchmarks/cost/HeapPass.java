@@ -36,7 +36,7 @@ import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.engine.ViewMaterializer;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 import org.jspecify.annotations.Nullable;

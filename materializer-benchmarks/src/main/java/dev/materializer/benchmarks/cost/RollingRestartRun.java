@@ -26,7 +26,7 @@ import dev.materializer.core.PassReport;
 import dev.materializer.core.PassScope;
 import dev.materializer.core.cluster.Rendezvous;
 import dev.materializer.core.time.ManualClock;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewState;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 import org.jspecify.annotations.Nullable;

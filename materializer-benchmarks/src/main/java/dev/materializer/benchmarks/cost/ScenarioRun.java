@@ -21,8 +21,8 @@ import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.ViewSnapshot;
-import dev.materializer.core.view.ViewKey;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewKey;
+import dev.materializer.core.ViewState;
 import org.bson.Document;
 import org.jspecify.annotations.Nullable;
 

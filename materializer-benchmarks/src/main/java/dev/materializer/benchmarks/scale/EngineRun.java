@@ -20,7 +20,7 @@ import dev.materializer.core.PassReport;
 import dev.materializer.core.engine.EngineDiagnostics;
 import dev.materializer.core.engine.ViewMaterializer;
 import dev.materializer.core.time.ManualClock;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import org.jspecify.annotations.Nullable;
 
 /**

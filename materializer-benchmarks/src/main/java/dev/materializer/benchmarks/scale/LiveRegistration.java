@@ -10,7 +10,7 @@ import java.util.concurrent.TimeoutException;
 
 import com.mongodb.client.MongoCollection;
 import dev.materializer.core.PassReport;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import org.bson.BsonDocument;
 
 /**

@@ -12,7 +12,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import com.mongodb.MongoException;
-import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.EngineClock;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

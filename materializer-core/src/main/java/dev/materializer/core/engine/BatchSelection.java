@@ -8,7 +8,7 @@ import java.util.function.Predicate;
 
 import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewState;
 
 /**
  * Which marked views may run in a batch with the views of other partitions: a view that is

@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 import dev.materializer.core.time.Durations;
-import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.EngineClock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -12,7 +12,7 @@ import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.pass.PassScheduler.PassProgress;
 import dev.materializer.core.view.CoveredTimes;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewState;
 import dev.materializer.core.view.ViewStatus;
 import dev.materializer.core.write.StatusStore;
 import org.bson.BsonDocument;

@@ -12,7 +12,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 import dev.materializer.core.pass.PartitionLanes;
-import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.EngineClock;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.write.ViewRunner;
 import org.jspecify.annotations.Nullable;

@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import dev.materializer.core.incremental.AffectedKeys;
 import dev.materializer.core.view.CoveredTimes;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;

@@ -10,7 +10,7 @@ import java.util.function.Supplier;
 
 import com.mongodb.MongoException;
 import dev.materializer.core.pass.PartitionLanes;
-import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.EngineClock;
 import dev.materializer.core.write.LeftPlaces;
 import dev.materializer.core.write.ViewRunner;
 import org.jspecify.annotations.Nullable;

@@ -26,7 +26,7 @@ import dev.materializer.core.stream.Checkpoint;
 import dev.materializer.core.stream.CheckpointStore;
 import dev.materializer.core.stream.CollectionStream;
 import dev.materializer.core.stream.StreamListener;
-import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.EngineClock;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.write.StatusStore;
 import org.bson.BsonDocument;

@@ -5,10 +5,10 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.materializer.core.view.CoveredTimes;
-import dev.materializer.core.view.Generation;
-import dev.materializer.core.view.GenerationPlace;
+import dev.materializer.core.Generation;
+import dev.materializer.core.GenerationPlace;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewState;
 import dev.materializer.core.view.ViewStatus;
 import dev.materializer.core.write.StatusStore;
 import org.bson.BsonDocument;

@@ -9,7 +9,7 @@ import java.util.Set;
 
 import com.mongodb.MongoException;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import dev.materializer.core.write.StatusStore;
 import dev.materializer.core.write.TargetHolder;
 import org.bson.BsonValue;

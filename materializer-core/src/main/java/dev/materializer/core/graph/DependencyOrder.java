@@ -11,7 +11,7 @@ import java.util.PriorityQueue;
 import java.util.Set;
 
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -12,8 +12,8 @@ import org.bson.BsonString;
 import org.bson.BsonValue;
 import org.jspecify.annotations.Nullable;
 
-import dev.materializer.core.view.Generation;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.Generation;
+import dev.materializer.core.ViewFilter;
 
 /**
  * Rewrites a view's pipeline so that, in every collection it reads, it reads only the documents of

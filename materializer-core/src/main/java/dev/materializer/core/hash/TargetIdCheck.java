@@ -1,5 +1,6 @@
 package dev.materializer.core.hash;
 
+import dev.materializer.core.TargetIdStrategy;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 import org.bson.types.ObjectId;

@@ -1,5 +1,6 @@
 package dev.materializer.core.pass;
 
+import dev.materializer.core.EngineClosedException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.materializer.core.CatchUpProgress;
-import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.EngineClock;
 import dev.materializer.core.time.Durations;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;

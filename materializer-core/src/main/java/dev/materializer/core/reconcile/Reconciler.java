@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.materializer.core.ReconcileProgress;
-import dev.materializer.core.time.EngineClock;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.EngineClock;
+import dev.materializer.core.ViewKey;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,5 +1,6 @@
 package dev.materializer.core.routing;
 
+import dev.materializer.core.PartitionMapping;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -3,7 +3,7 @@ package dev.materializer.core.routing;
 import java.util.List;
 import java.util.Set;
 
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.ViewFilter;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
 import org.bson.BsonValue;

@@ -16,7 +16,7 @@ import com.mongodb.client.model.changestream.FullDocumentBeforeChange;
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.server.CapabilityDetector;
 import dev.materializer.core.time.Backoff;
-import dev.materializer.core.time.EngineClock;
+import dev.materializer.core.EngineClock;
 import dev.materializer.core.time.Durations;
 import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;

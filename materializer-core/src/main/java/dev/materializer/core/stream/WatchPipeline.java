@@ -107,7 +107,7 @@ final class WatchPipeline {
         Set<String> all = new TreeSet<>();
         all.add(partitionField);
         // Routing tells the engine's own row versions by it (see RowVersionEvents)
-        all.add(dev.materializer.core.view.ViewFilter.TO_FIELD);
+        all.add(dev.materializer.core.ViewFilter.TO_FIELD);
         for (String path : kept) {
             if (dev.materializer.core.view.ViewDefinitionParser.isFieldPath(path)) {
                 all.add(path);

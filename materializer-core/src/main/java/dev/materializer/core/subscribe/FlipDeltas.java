@@ -8,7 +8,7 @@ import java.util.TreeMap;
 
 import dev.materializer.core.ViewDelta;
 import dev.materializer.core.ViewRow;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.ViewFilter;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 import org.jspecify.annotations.Nullable;

@@ -2,7 +2,7 @@ package dev.materializer.core.subscribe;
 
 import dev.materializer.core.ViewRow;
 import dev.materializer.core.hash.RowHasher;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.ViewFilter;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 

@@ -1,8 +1,8 @@
 package dev.materializer.core.subscribe;
 
-import dev.materializer.core.view.Generation;
-import dev.materializer.core.view.GenerationPlace;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.Generation;
+import dev.materializer.core.GenerationPlace;
+import dev.materializer.core.ViewFilter;
 import dev.materializer.core.view.ViewStatus;
 import org.bson.BsonDocument;
 import org.bson.BsonString;

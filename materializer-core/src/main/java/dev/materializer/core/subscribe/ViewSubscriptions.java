@@ -27,8 +27,8 @@ import dev.materializer.core.server.ClockSkew;
 import dev.materializer.core.stream.Checkpoint;
 import dev.materializer.core.stream.ForwardingStreamListener;
 import dev.materializer.core.stream.StreamListener;
-import dev.materializer.core.view.Generation;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.Generation;
+import dev.materializer.core.ViewKey;
 import dev.materializer.core.write.ReadableGenerations;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
@@ -47,7 +47,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>What it guarantees a subscriber: a snapshot of the rows at a generation, then deltas in
  * generation order, each a whole flip, none skipped, each leaving the subscriber with exactly the
- * rows {@link dev.materializer.core.view.ViewFilter} reads at its generation. When deltas cannot be
+ * rows {@link dev.materializer.core.ViewFilter} reads at its generation. When deltas cannot be
  * proven whole — the generation it stands at is past (or within a quarter of the end of) its grace,
  * the view was written anew in its place, moved, deleted or rebuilt from the format before versions,
  * or its queue overflowed — it is handed a snapshot instead, with the reason. A resume from a

@@ -1,5 +1,6 @@
 package dev.materializer.core.time;
 
+import dev.materializer.core.EngineClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

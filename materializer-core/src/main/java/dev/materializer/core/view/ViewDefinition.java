@@ -1,5 +1,6 @@
 package dev.materializer.core.view;
 
+import dev.materializer.core.ViewKey;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;

@@ -1,5 +1,7 @@
 package dev.materializer.core.view;
 
+import dev.materializer.core.Generation;
+import dev.materializer.core.ViewState;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -73,7 +75,7 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
     public static final String ATTEMPTS = "attempts";
 
     /** The field of the current generation in the status. */
-    public static final String GENERATION_KEY = "generation";
+    public static final String GENERATION_KEY = Generation.STATUS_FIELD;
 
     /**
      * A status at write version 0.

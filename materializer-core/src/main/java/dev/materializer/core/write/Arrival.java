@@ -3,7 +3,7 @@ package dev.materializer.core.write;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Projections;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.ViewFilter;
 import dev.materializer.core.view.ViewStatus;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -12,7 +12,7 @@ import org.bson.BsonValue;
 
 /**
  * Prepares the first pass of a view in a place: a new view, or one given another target or moved to
- * another partition (see {@link dev.materializer.core.view.GenerationPlace}). The versions of its partition
+ * another partition (see {@link dev.materializer.core.GenerationPlace}). The versions of its partition
  * there are not its own — a view that left the place left them, numbered by its own attempts — and a
  * first pass removes only the versions numbered below its attempt (a removal landing late must
  * never touch a later pass's versions). So the view's count of attempts is first raised past every

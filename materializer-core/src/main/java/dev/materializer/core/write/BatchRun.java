@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.materializer.core.PassReport;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 
 /**
  * What a batched pass did: the report of each view it ran, and the members it handed back untouched

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
  * Removes the rows a view left behind in a target of its partition when it went (deleted, moved to
  * another partition, given another target): every row version of the partition there, and rows of
  * the format before versions, once no view document of the partition names that target any more.
- * No reader sees them — the guard and {@link dev.materializer.core.view.ViewFilter} read only the
+ * No reader sees them — the guard and {@link dev.materializer.core.ViewFilter} read only the
  * generation of a view that holds the target — but they would take storage for ever. Documents
  * without the engine's fields (a source that is also a target) are never touched.
  *

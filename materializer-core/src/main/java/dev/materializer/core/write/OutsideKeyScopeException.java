@@ -1,6 +1,6 @@
 package dev.materializer.core.write;
 
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import org.bson.BsonValue;
 
 /**

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewState;
 import org.bson.BsonDocument;
 import org.bson.BsonTimestamp;
 import org.bson.BsonValue;

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.materializer.core.view.Generation;
+import dev.materializer.core.Generation;
 import dev.materializer.core.view.ViewStatus;
 import dev.materializer.core.view.ViewStatus.Previous;
 import org.jspecify.annotations.Nullable;

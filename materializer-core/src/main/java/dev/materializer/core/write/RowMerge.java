@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.materializer.core.hash.RowHasher;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import org.bson.BsonNull;
 import org.bson.BsonValue;
 import org.jspecify.annotations.Nullable;

@@ -10,13 +10,13 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import com.mongodb.client.model.Projections;
-import dev.materializer.core.view.Generation;
-import dev.materializer.core.view.GenerationPlace;
+import dev.materializer.core.Generation;
+import dev.materializer.core.GenerationPlace;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewKey;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewKey;
+import dev.materializer.core.ViewState;
 import dev.materializer.core.view.CoveredTimes;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.ViewFilter;
 import dev.materializer.core.view.ViewStatus;
 import com.mongodb.client.MongoDatabase;
 import org.bson.BsonArray;
@@ -209,7 +209,7 @@ public final class StatusStore {
 
     /**
      * The status fields of every view document of a partition, by the text of its id
-     * ({@link dev.materializer.core.view.ViewKey#idText}): one read for a partition taken over.
+     * ({@link dev.materializer.core.ViewKey#idText}): one read for a partition taken over.
      * @param partition the partition
      * @return the stored status fields; a document without one is left out
      */
@@ -221,7 +221,7 @@ public final class StatusStore {
             .forEach(document -> {
                 BsonValue stored = document.get(views.statusField());
                 if (stored != null && stored.isDocument()) {
-                    statuses.put(dev.materializer.core.view.ViewKey.idText(document.get("_id")), stored.asDocument());
+                    statuses.put(dev.materializer.core.ViewKey.idText(document.get("_id")), stored.asDocument());
                 }
             });
         return statuses;

@@ -3,8 +3,8 @@ package dev.materializer.core.write;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.materializer.core.view.Generation;
-import dev.materializer.core.view.GenerationPlace;
+import dev.materializer.core.Generation;
+import dev.materializer.core.GenerationPlace;
 import dev.materializer.core.view.ViewDefinition;
 import org.bson.BsonValue;
 import org.jspecify.annotations.Nullable;

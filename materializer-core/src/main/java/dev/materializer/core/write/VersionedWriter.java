@@ -17,7 +17,7 @@ import com.mongodb.client.model.WriteModel;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.hash.RowHasher;
 import dev.materializer.core.server.EngineConcerns;
-import dev.materializer.core.view.Generation;
+import dev.materializer.core.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewStatus;
 import org.bson.BsonDocument;

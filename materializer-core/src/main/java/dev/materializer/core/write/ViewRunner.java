@@ -17,8 +17,8 @@ import dev.materializer.core.WriteMode;
 import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.hash.RowHasher;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.Generation;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.Generation;
+import dev.materializer.core.ViewKey;
 import dev.materializer.core.view.ViewStatus;
 import org.bson.BsonValue;
 import org.bson.BsonDocument;
@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * generation moved since it last did). Given a {@link PassStatus}, the ok state of the pass goes in
  * the compare-and-set that ends it. The first pass of a view
  * in its place — never run, or given another target or partition since its generation was written
- * ({@link dev.materializer.core.view.GenerationPlace}) — replaces every version of its partition
+ * ({@link dev.materializer.core.GenerationPlace}) — replaces every version of its partition
  * there, so it first checks that no other view document holds that target there
  * ({@link TargetHolder}), and is errored, naming the holder, when one does.
  *

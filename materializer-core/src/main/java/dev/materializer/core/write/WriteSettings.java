@@ -2,7 +2,7 @@ package dev.materializer.core.write;
 
 import java.time.Duration;
 
-import dev.materializer.core.hash.TargetIdStrategy;
+import dev.materializer.core.TargetIdStrategy;
 
 /**
  * The settings the writers read: the part of the engine's options this package needs, so that it

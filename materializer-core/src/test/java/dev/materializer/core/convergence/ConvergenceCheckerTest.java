@@ -12,7 +12,7 @@ import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.engine.ViewMaterializer;
 import dev.materializer.core.time.ManualClock;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.ViewFilter;
 import dev.materializer.testing.MongoKind;
 import dev.materializer.testing.MongoTest;
 import dev.materializer.testing.TestMongo;

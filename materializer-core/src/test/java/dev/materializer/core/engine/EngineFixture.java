@@ -14,7 +14,7 @@ import com.mongodb.client.model.Sorts;
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.time.ManualClock;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.ViewFilter;
 import dev.materializer.testing.TestMongo;
 import org.bson.Document;
 import org.bson.conversions.Bson;

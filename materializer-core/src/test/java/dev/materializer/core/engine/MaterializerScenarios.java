@@ -20,8 +20,8 @@ import dev.materializer.core.ViewQuery;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.cluster.Rendezvous;
 import dev.materializer.core.time.ManualClock;
-import dev.materializer.core.view.ViewFilter;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewFilter;
+import dev.materializer.core.ViewState;
 import dev.materializer.testing.Capability;
 import dev.materializer.testing.MongoKind;
 import dev.materializer.testing.RequiresCapability;
@@ -983,7 +983,7 @@ abstract class MaterializerScenarios {
         // The listener is called on the pass thread: holding it there holds the partition's lane.
         dev.materializer.core.MaterializerListener holding = new dev.materializer.core.MaterializerListener() {
             @Override
-            public void onPassStarted(dev.materializer.core.view.ViewKey view) {
+            public void onPassStarted(dev.materializer.core.ViewKey view) {
                 if (hold.getAndSet(false)) {
                     running.countDown();
                     try {
@@ -1009,13 +1009,13 @@ abstract class MaterializerScenarios {
 
             try {
                 assertThat(queuedRefresh).failsWithin(Duration.ofSeconds(5)).withThrowableThat()
-                    .havingCause().isInstanceOf(dev.materializer.core.pass.EngineClosedException.class)
+                    .havingCause().isInstanceOf(dev.materializer.core.EngineClosedException.class)
                     .withMessageContaining("closed");
                 assertThat(queuedVerify).failsWithin(Duration.ofSeconds(5)).withThrowableThat()
-                    .havingCause().isInstanceOf(dev.materializer.core.pass.EngineClosedException.class);
+                    .havingCause().isInstanceOf(dev.materializer.core.EngineClosedException.class);
                 assertThat(f.engine.refresh("acme", "revenue")).as("asked after the close")
                     .failsWithin(Duration.ofSeconds(5)).withThrowableThat()
-                    .havingCause().isInstanceOf(dev.materializer.core.pass.EngineClosedException.class);
+                    .havingCause().isInstanceOf(dev.materializer.core.EngineClosedException.class);
             }
             finally {
                 release.countDown();

@@ -10,7 +10,7 @@ import java.util.function.Predicate;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import org.jspecify.annotations.Nullable;
 
 import static org.awaitility.Awaitility.await;

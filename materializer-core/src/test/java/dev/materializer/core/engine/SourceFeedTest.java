@@ -24,7 +24,7 @@ import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.stream.Checkpoint;
 import dev.materializer.core.stream.CheckpointStore;
 import dev.materializer.core.time.ManualClock;
-import dev.materializer.core.view.Generation;
+import dev.materializer.core.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.write.StatusStore;
 import dev.materializer.testing.MongoKind;

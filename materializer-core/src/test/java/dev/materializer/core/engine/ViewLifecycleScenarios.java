@@ -394,7 +394,7 @@ abstract class ViewLifecycleScenarios {
 
     static long versions(EngineFixture f, String target, String partition) {
         return f.db.getCollection(target).countDocuments(Filters.and(Filters.eq(f.options.partitionField(), partition),
-                Filters.exists(dev.materializer.core.view.ViewFilter.TO_FIELD)));
+                Filters.exists(dev.materializer.core.ViewFilter.TO_FIELD)));
     }
 
     static void upstreamAndCopy(EngineFixture f) {

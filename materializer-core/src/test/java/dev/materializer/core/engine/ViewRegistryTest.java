@@ -16,11 +16,11 @@ import dev.materializer.core.routing.WatchedFields;
 import dev.materializer.core.testing.Gen;
 import dev.materializer.core.testing.Seeds;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
-import dev.materializer.core.view.Generation;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.Generation;
+import dev.materializer.core.ViewState;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

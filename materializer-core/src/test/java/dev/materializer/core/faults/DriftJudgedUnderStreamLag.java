@@ -11,7 +11,7 @@ import dev.materializer.core.engine.EngineProbe;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.ViewQuery;
 import dev.materializer.core.ViewSnapshot;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.ViewFilter;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 

@@ -8,7 +8,7 @@ import java.util.Set;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Updates;
 import dev.materializer.core.MaterializerOptions;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.ViewFilter;
 import org.bson.Document;
 
 /**

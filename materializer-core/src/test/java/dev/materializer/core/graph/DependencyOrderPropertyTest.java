@@ -14,7 +14,7 @@ import java.util.Set;
 import dev.materializer.core.testing.Gen;
 import dev.materializer.core.testing.Seeds;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import dev.materializer.core.view.Views;
 import org.junit.jupiter.api.Test;
 

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Random;
 
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import dev.materializer.core.view.Views;
 import org.bson.BsonInt32;
 import org.bson.BsonObjectId;

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import dev.materializer.core.view.Generation;
+import dev.materializer.core.Generation;
 import java.util.function.Supplier;
 
 import org.bson.BsonArray;

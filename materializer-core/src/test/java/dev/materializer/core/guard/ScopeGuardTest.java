@@ -8,7 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.materializer.core.view.Generation;
+import dev.materializer.core.Generation;
 
 import org.bson.BsonArray;
 import org.bson.BsonDocument;

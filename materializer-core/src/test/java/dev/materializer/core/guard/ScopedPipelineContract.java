@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import com.mongodb.client.MongoDatabase;
 
-import dev.materializer.core.view.Generation;
+import dev.materializer.core.Generation;
 import dev.materializer.testing.Capability;
 import dev.materializer.testing.RequiresCapability;
 import dev.materializer.testing.TestMongo;

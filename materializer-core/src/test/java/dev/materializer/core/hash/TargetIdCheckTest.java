@@ -3,6 +3,8 @@ package dev.materializer.core.hash;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.materializer.core.PartitionTargetId;
+import dev.materializer.core.TargetIdStrategy;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
 import org.bson.BsonValue;

@@ -15,6 +15,7 @@ import static dev.materializer.core.routing.Changes.updated;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.materializer.core.PartitionMapping;
 import java.util.Map;
 import java.util.Set;
 

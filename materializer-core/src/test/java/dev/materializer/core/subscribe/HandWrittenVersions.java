@@ -14,7 +14,7 @@ import com.mongodb.client.model.Updates;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.stream.StreamListener;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.ViewFilter;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
@@ -143,7 +143,7 @@ final class HandWrittenVersions {
     Map<String, Integer> rowsAt(long at) {
         Map<String, Integer> rows = new LinkedHashMap<>();
         for (BsonDocument version : rows().find(ViewFilter.of(options.partitionField(), partition,
-                dev.materializer.core.view.Generation.of(at)))) {
+                dev.materializer.core.Generation.of(at)))) {
             rows.put(version.getString(ViewFilter.ROW_FIELD).getValue(), version.getInt32("value").getValue());
         }
         return rows;

@@ -120,7 +120,7 @@ class ViewSubscriptionsInProcessTest {
             Recorder resumed = new Recorder();
             resumed.onSnapshot(new ViewRowsSnapshot("acme", "revenue", 1, new java.util.ArrayList<>(
                     new VersionReads(mongo.database(), "_part", new RowKeys())
-                        .rowsOf("revenue", "acme", dev.materializer.core.view.Generation.of(1))),
+                        .rowsOf("revenue", "acme", dev.materializer.core.Generation.of(1))),
                     SnapshotReason.STARTED));
             resumed.next();
             hub.subscribe("acme", "revenue", 1L, resumed);

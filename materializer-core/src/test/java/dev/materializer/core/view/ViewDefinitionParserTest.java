@@ -3,6 +3,7 @@ package dev.materializer.core.view;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.materializer.core.ViewKey;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;

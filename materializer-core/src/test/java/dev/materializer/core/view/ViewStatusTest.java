@@ -2,6 +2,8 @@ package dev.materializer.core.view;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.materializer.core.Generation;
+import dev.materializer.core.ViewState;
 import java.time.Instant;
 import java.util.stream.Stream;
 

@@ -7,7 +7,7 @@ import dev.materializer.core.PassReport;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.guard.ScopeGuard;
 import dev.materializer.core.hash.RowHasher;
-import dev.materializer.core.view.Generation;
+import dev.materializer.core.Generation;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.testing.MongoKind;
 import dev.materializer.testing.MongoTest;

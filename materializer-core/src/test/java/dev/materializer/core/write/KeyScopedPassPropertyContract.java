@@ -35,7 +35,7 @@ import dev.materializer.core.testing.Gen;
 import dev.materializer.core.testing.Seeds;
 import dev.materializer.core.testing.Weighted;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.ViewFilter;
 import dev.materializer.testing.Capability;
 import dev.materializer.testing.TestMongo;
 import org.bson.BsonDocument;

@@ -2,9 +2,9 @@ package dev.materializer.core.write;
 
 import java.time.Instant;
 
-import dev.materializer.core.view.Generation;
+import dev.materializer.core.Generation;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewState;
 import dev.materializer.core.view.ViewStatus;
 import dev.materializer.testing.MongoKind;
 import dev.materializer.testing.MongoTest;

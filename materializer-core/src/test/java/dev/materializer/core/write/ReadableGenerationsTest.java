@@ -5,8 +5,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.materializer.core.view.Generation;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.Generation;
+import dev.materializer.core.ViewState;
 import dev.materializer.core.view.ViewStatus;
 import dev.materializer.core.view.ViewStatus.Previous;
 import org.bson.types.ObjectId;

@@ -4,9 +4,9 @@ import java.time.Instant;
 import java.util.Map;
 
 import dev.materializer.core.view.CoveredTimes;
-import dev.materializer.core.view.Generation;
+import dev.materializer.core.Generation;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewState;
 import dev.materializer.core.view.ViewStatus;
 import dev.materializer.testing.MongoKind;
 import dev.materializer.testing.MongoTest;

@@ -3,8 +3,8 @@ package dev.materializer.core.write;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.materializer.core.view.Generation;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.Generation;
+import dev.materializer.core.ViewFilter;
 import org.bson.BsonDocument;
 import org.bson.BsonInt64;
 import org.bson.BsonString;

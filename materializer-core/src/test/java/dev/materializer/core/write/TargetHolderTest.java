@@ -2,8 +2,8 @@ package dev.materializer.core.write;
 
 import java.util.List;
 
-import dev.materializer.core.view.Generation;
-import dev.materializer.core.view.GenerationPlace;
+import dev.materializer.core.Generation;
+import dev.materializer.core.GenerationPlace;
 import org.bson.BsonString;
 import org.junit.jupiter.api.Test;
 

@@ -6,10 +6,10 @@ import java.util.List;
 import com.mongodb.client.model.ReplaceOneModel;
 import com.mongodb.client.model.WriteModel;
 
-import dev.materializer.core.hash.PartitionTargetId;
+import dev.materializer.core.PartitionTargetId;
 import dev.materializer.core.hash.RowHasher;
-import dev.materializer.core.view.Generation;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.Generation;
+import dev.materializer.core.ViewFilter;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.bson.BsonInt64;

@@ -7,7 +7,7 @@ import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.ViewFilter;
 import dev.materializer.core.view.ViewStatus;
 import dev.materializer.testing.TestMongo;
 import org.bson.BsonDocument;

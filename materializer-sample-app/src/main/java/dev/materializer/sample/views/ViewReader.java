@@ -9,7 +9,7 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import com.mongodb.client.model.Sorts;
-import dev.materializer.core.view.Generation;
+import dev.materializer.core.Generation;
 import dev.materializer.sample.InvalidInputException;
 import dev.materializer.sample.MaterializerFields;
 import dev.materializer.sample.NotFoundException;

@@ -8,7 +8,7 @@ import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.VerifyReport;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -7,7 +7,7 @@ import com.mongodb.client.MongoClient;
 import dev.materializer.core.Materializer;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.MaterializerOptions;
-import dev.materializer.core.routing.PartitionMapping;
+import dev.materializer.core.PartitionMapping;
 import dev.materializer.spring.autoconfigure.diagnostics.UnknownMaterializerKeys;
 import dev.materializer.spring.event.MaterializerEventPublisher;
 

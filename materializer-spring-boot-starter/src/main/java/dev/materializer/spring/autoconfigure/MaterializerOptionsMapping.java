@@ -9,7 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.materializer.core.MaterializerOptions;
-import dev.materializer.core.routing.PartitionMapping;
+import dev.materializer.core.PartitionMapping;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.PropertyMapper;

@@ -15,7 +15,7 @@ import dev.materializer.core.ViewQuery;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.ViewSubscriber;
 import dev.materializer.core.ViewSubscription;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewState;
 import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 

@@ -20,7 +20,7 @@ import dev.materializer.core.ViewRow;
 import dev.materializer.core.ViewRowsSnapshot;
 import dev.materializer.core.ViewSubscriber;
 import dev.materializer.core.ViewSubscription;
-import dev.materializer.core.view.ViewFilter;
+import dev.materializer.core.ViewFilter;
 import org.bson.BsonDocument;
 import org.bson.BsonDocumentReader;
 import org.bson.BsonTimestamp;

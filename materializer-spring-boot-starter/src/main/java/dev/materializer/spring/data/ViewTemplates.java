@@ -17,7 +17,7 @@ import com.mongodb.client.model.UpdateOptions;
 import com.mongodb.client.model.Updates;
 import com.mongodb.client.result.UpdateResult;
 import dev.materializer.core.InvalidViewDocumentException;
-import dev.materializer.core.ViewDocumentCheck;
+import dev.materializer.core.engine.ViewDocumentCheck;
 import org.bson.BsonDocument;
 import org.bson.Document;
 import org.bson.conversions.Bson;

@@ -9,7 +9,7 @@ import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.VerifyReport;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;

@@ -1,6 +1,6 @@
 package dev.materializer.spring.event;
 
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 
 /**
  * The reconciler found drift in a view (its stored rows differed from a fresh run of its pipeline

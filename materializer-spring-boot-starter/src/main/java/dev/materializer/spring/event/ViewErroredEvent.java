@@ -1,6 +1,6 @@
 package dev.materializer.spring.event;
 
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 
 /** A view became errored on this instance: its pass failed, or its definition is invalid. */
 public final class ViewErroredEvent extends ViewEvent {

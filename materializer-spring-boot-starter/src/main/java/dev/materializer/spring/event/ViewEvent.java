@@ -1,6 +1,6 @@
 package dev.materializer.spring.event;
 
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 
 /** An event of one view: its partition and its id. */
 public abstract class ViewEvent extends MaterializerEvent {

@@ -1,6 +1,6 @@
 package dev.materializer.spring.event;
 
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 
 /** A view that was errored on this instance ran a pass that did not fail. */
 public final class ViewRecoveredEvent extends ViewEvent {

@@ -10,7 +10,7 @@ import dev.materializer.core.Materializer;
 import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.ViewPage;
 import dev.materializer.core.ViewQuery;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewState;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;

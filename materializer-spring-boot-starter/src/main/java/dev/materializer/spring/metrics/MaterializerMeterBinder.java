@@ -1,7 +1,7 @@
 package dev.materializer.spring.metrics;
 
 import dev.materializer.core.Materializer;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewState;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;

@@ -3,7 +3,7 @@ package dev.materializer.spring.metrics;
 import java.util.List;
 import java.util.Locale;
 
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewState;
 
 /** The names and tags of the materializer's meters: dashboards and alerts depend on them. */
 public final class MaterializerMeters {

@@ -16,7 +16,7 @@ import dev.materializer.core.PassScope;
 import dev.materializer.core.VerifyReport;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.WriteMode;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

@@ -1,7 +1,7 @@
 package dev.materializer.spring.observation;
 
 import dev.materializer.core.PassReport;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import io.micrometer.observation.Observation;
 import org.jspecify.annotations.Nullable;
 

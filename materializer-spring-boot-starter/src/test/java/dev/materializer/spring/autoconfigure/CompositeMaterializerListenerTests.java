@@ -9,7 +9,7 @@ import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.WriteMode;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 

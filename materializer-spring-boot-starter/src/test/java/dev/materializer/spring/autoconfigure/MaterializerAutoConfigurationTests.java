@@ -11,7 +11,7 @@ import dev.materializer.core.EngineState;
 import dev.materializer.core.Materializer;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.MaterializerOptions;
-import dev.materializer.core.routing.PartitionMapping;
+import dev.materializer.core.PartitionMapping;
 import dev.materializer.spring.autoconfigure.endpoint.MaterializerEndpointAutoConfiguration;
 import dev.materializer.spring.endpoint.MaterializerUiEndpoint;
 import dev.materializer.spring.autoconfigure.health.MaterializerHealthAutoConfiguration;

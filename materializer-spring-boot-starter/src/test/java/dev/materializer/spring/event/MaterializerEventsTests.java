@@ -11,7 +11,7 @@ import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.VerifyReport;
 import dev.materializer.core.WriteMode;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import dev.materializer.spring.autoconfigure.MaterializerAutoConfiguration;
 import dev.materializer.spring.autoconfigure.MaterializerFactory;
 import dev.materializer.spring.testing.RecordingMaterializerFactory;

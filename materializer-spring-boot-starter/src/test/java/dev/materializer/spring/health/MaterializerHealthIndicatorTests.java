@@ -6,7 +6,7 @@ import java.util.Map;
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.ViewSnapshot;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewState;
 import dev.materializer.spring.testing.RecordingMaterializer;
 import dev.materializer.spring.testing.Snapshots;
 import org.junit.jupiter.api.Test;

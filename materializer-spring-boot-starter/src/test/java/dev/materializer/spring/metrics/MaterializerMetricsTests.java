@@ -10,7 +10,7 @@ import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.VerifyReport;
 import dev.materializer.core.WriteMode;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import dev.materializer.spring.testing.RecordingMaterializer;
 import dev.materializer.spring.testing.Snapshots;
 import io.micrometer.core.instrument.Counter;

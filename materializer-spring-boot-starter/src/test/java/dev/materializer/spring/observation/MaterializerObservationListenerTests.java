@@ -9,7 +9,7 @@ import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.PassScope;
 import dev.materializer.core.WriteMode;
-import dev.materializer.core.view.ViewKey;
+import dev.materializer.core.ViewKey;
 import io.micrometer.common.KeyValue;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;

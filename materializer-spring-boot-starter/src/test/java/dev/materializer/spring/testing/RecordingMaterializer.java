@@ -19,7 +19,7 @@ import dev.materializer.core.VerifyReport;
 import dev.materializer.core.ViewPage;
 import dev.materializer.core.ViewQuery;
 import dev.materializer.core.ViewSnapshot;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewState;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -11,7 +11,7 @@ import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.WriteMode;
-import dev.materializer.core.view.ViewState;
+import dev.materializer.core.ViewState;
 import org.jspecify.annotations.Nullable;
 
 /** Fixed engine snapshots for rendering tests. */

@@ -1,4 +1,4 @@
-package dev.materializer.core.pass;
+package dev.materializer.core;
 
 /**
  * The cause of a future that ends because the engine closed before its work ran: work queued in a

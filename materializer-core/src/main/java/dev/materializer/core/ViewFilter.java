@@ -1,4 +1,4 @@
-package dev.materializer.core.view;
+package dev.materializer.core;
 
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
@@ -85,7 +85,7 @@ public final class ViewFilter {
         }
         Object status = view.get(statusField);
         Document stored = status instanceof Document document ? document : null;
-        Object generation = stored == null ? null : stored.get(ViewStatus.GENERATION_KEY);
+        Object generation = stored == null ? null : stored.get(Generation.STATUS_FIELD);
         GenerationPlace place = GenerationPlace.of(stored);
         // A document read without its target (a projection) is taken to name the one its generation was written in
         String target = view.get("targetCollection") instanceof String name ? name

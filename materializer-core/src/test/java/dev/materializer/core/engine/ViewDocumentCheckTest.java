@@ -1,5 +1,6 @@
-package dev.materializer.core;
+package dev.materializer.core.engine;
 
+import dev.materializer.core.InvalidViewDocumentException;
 import org.bson.BsonDocument;
 import org.junit.jupiter.api.Test;
 

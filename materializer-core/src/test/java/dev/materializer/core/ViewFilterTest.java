@@ -1,4 +1,4 @@
-package dev.materializer.core.view;
+package dev.materializer.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

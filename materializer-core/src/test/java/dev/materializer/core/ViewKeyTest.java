@@ -1,4 +1,4 @@
-package dev.materializer.core.view;
+package dev.materializer.core;
 
 import java.util.HashSet;
 import java.util.List;

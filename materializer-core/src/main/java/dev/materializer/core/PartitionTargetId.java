@@ -1,4 +1,4 @@
-package dev.materializer.core.hash;
+package dev.materializer.core;
 
 import org.bson.BsonDocument;
 import org.bson.BsonObjectId;

@@ -1,4 +1,4 @@
-package dev.materializer.core.routing;
+package dev.materializer.core;
 
 import org.jspecify.annotations.Nullable;
 

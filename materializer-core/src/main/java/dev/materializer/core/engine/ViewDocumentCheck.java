@@ -1,5 +1,7 @@
-package dev.materializer.core;
+package dev.materializer.core.engine;
 
+import dev.materializer.core.InvalidViewDocumentException;
+import dev.materializer.core.MaterializerOptions;
 import java.util.Map;
 
 import dev.materializer.core.guard.ScopeGuard;

@@ -1,4 +1,4 @@
-package dev.materializer.core.view;
+package dev.materializer.core;
 
 import org.bson.BsonInt64;
 import org.bson.BsonObjectId;
@@ -22,6 +22,9 @@ import org.jspecify.annotations.Nullable;
  * @param legacy the id of a generation written by an engine before row versions, or null
  */
 public record Generation(long number, @Nullable ObjectId legacy) {
+
+    /** The field of the current generation in a view's status. */
+    public static final String STATUS_FIELD = "generation";
 
     /** Checks that exactly one of the number and the legacy id names the generation. */
     public Generation {

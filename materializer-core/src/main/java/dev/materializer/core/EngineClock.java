@@ -1,4 +1,4 @@
-package dev.materializer.core.time;
+package dev.materializer.core;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -6,9 +6,9 @@ import java.time.Instant;
 /**
  * The engine's clock: what time it is on this host and when to run a timer. Every timer of the
  * engine (debounce, rewatch, backoff, grace) goes through it, so tests drive time by hand with
- * {@link ManualClock} instead of sleeping.
+ * {@code ManualClock} instead of sleeping.
  *
- * <p>Timers run on the clock's own thread (or, for {@link ManualClock}, on the thread that advances
+ * <p>Timers run on the clock's own thread (or, for {@code ManualClock}, on the thread that advances
  * it); a task must be short and hand real work to an executor.
  */
 public interface EngineClock {
