@@ -2,7 +2,10 @@ package dev.materializer.spring.endpoint;
 
 import dev.materializer.core.CatchUpProgress;
 
-/** How far the catch-ups are: they take turns, a few partitions at a time. */
+/**
+ * How far the catch-ups are, as the {@link MaterializerDescriptor} shows them: they take turns, a few
+ * partitions at a time.
+ */
 public final class CatchUpDescriptor {
 
     private final CatchUpProgress progress;

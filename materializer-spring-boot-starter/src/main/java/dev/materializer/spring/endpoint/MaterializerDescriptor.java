@@ -14,7 +14,7 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
 import static dev.materializer.spring.endpoint.DescriptorText.text;
 
-/** The engine's summary and one page of its views. */
+/** The answer of {@code GET /actuator/materializer}: the engine's summary and one page of its views. */
 public final class MaterializerDescriptor implements OperationResponseBody {
 
     private final MaterializerSnapshot summary;

@@ -56,6 +56,9 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * are opt-in, with {@code management.endpoint.materializer.access=unrestricted} (a
  * {@code management.endpoints.access.max-permitted} below it wins). Until then they are not mapped.
  * Thread-safe: holds no state of its own.
+ *
+ * <p>The answers are the {@code *Descriptor} types of this package, which Jackson writes through their
+ * getters (and which {@code MaterializerEndpointRuntimeHints} registers for reflection).
  */
 @Endpoint(id = "materializer", defaultAccess = Access.READ_ONLY)
 public final class MaterializerEndpoint {

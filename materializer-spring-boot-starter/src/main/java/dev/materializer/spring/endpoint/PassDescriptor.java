@@ -5,7 +5,7 @@ import org.jspecify.annotations.Nullable;
 
 import static dev.materializer.spring.endpoint.DescriptorText.text;
 
-/** The report of one pass. */
+/** The report of one pass, in a {@link RefreshDescriptor}. */
 public final class PassDescriptor {
 
     private final PassReport report;

@@ -5,7 +5,10 @@ import org.jspecify.annotations.Nullable;
 
 import static dev.materializer.spring.endpoint.DescriptorText.text;
 
-/** How far the reconciler is: the round running now, or when the next starts. */
+/**
+ * How far the reconciler is, as the {@link MaterializerDescriptor} shows it: the round running now, or
+ * when the next starts.
+ */
 public final class ReconcileDescriptor {
 
     private final ReconcileProgress progress;

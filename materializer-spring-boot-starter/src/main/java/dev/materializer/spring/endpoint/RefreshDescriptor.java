@@ -2,7 +2,7 @@ package dev.materializer.spring.endpoint;
 
 import org.jspecify.annotations.Nullable;
 
-/** What a refresh did. */
+/** What a refresh did: the answer of {@code POST /actuator/materializer/{partition}/{id}}. */
 public final class RefreshDescriptor extends ViewActionDescriptor {
 
     private final @Nullable PassDescriptor pass;

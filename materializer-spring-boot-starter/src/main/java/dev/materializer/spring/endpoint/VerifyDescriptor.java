@@ -2,7 +2,7 @@ package dev.materializer.spring.endpoint;
 
 import org.jspecify.annotations.Nullable;
 
-/** What a verify found. */
+/** What a verify found: the answer of {@code POST /actuator/materializer/{partition}/{id}/verify}. */
 public final class VerifyDescriptor extends ViewActionDescriptor {
 
     private final @Nullable VerifyReportDescriptor report;

@@ -3,7 +3,10 @@ package dev.materializer.spring.endpoint;
 import dev.materializer.core.VerifyReport;
 import org.jspecify.annotations.Nullable;
 
-/** The report of one comparison of a view's stored rows with a fresh run of its pipeline. */
+/**
+ * The report of one comparison of a view's stored rows with a fresh run of its pipeline, in a
+ * {@link VerifyDescriptor}.
+ */
 public final class VerifyReportDescriptor {
 
     private final VerifyReport report;

@@ -4,7 +4,10 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
-/** What an action on one view did: the view, how the action ended, and why there is no result. */
+/**
+ * What an action on one view did: the view, how the action ended, and why there is no result. The part
+ * a {@link RefreshDescriptor} and a {@link VerifyDescriptor} share.
+ */
 public abstract class ViewActionDescriptor implements OperationResponseBody {
 
     private final String partition;

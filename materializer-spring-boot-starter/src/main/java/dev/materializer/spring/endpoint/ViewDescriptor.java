@@ -9,7 +9,10 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 
 import static dev.materializer.spring.endpoint.DescriptorText.text;
 
-/** One view. */
+/**
+ * One view: the answer of {@code GET /actuator/materializer/{partition}/{id}}, and each view of the
+ * page of a {@link MaterializerDescriptor}.
+ */
 public final class ViewDescriptor implements OperationResponseBody {
 
     private final ViewSnapshot view;
