@@ -2,7 +2,6 @@ package dev.materializer.spring.endpoint;
 
 import java.util.function.Supplier;
 
-import dev.materializer.spring.endpoint.MaterializerEndpoint.BadRequestDescriptor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;

@@ -2,7 +2,16 @@ package dev.materializer.spring.autoconfigure.endpoint;
 
 import java.util.List;
 
-import dev.materializer.spring.endpoint.MaterializerEndpoint;
+import dev.materializer.spring.endpoint.BadRequestDescriptor;
+import dev.materializer.spring.endpoint.CatchUpDescriptor;
+import dev.materializer.spring.endpoint.MaterializerDescriptor;
+import dev.materializer.spring.endpoint.PassDescriptor;
+import dev.materializer.spring.endpoint.ReconcileDescriptor;
+import dev.materializer.spring.endpoint.RefreshDescriptor;
+import dev.materializer.spring.endpoint.VerifyDescriptor;
+import dev.materializer.spring.endpoint.VerifyReportDescriptor;
+import dev.materializer.spring.endpoint.ViewActionDescriptor;
+import dev.materializer.spring.endpoint.ViewDescriptor;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
@@ -22,12 +31,9 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 public final class MaterializerEndpointRuntimeHints implements RuntimeHintsRegistrar {
 
     /** The types the endpoint's answers are made of. */
-    static final List<Class<?>> DESCRIPTORS = List.of(MaterializerEndpoint.MaterializerDescriptor.class,
-            MaterializerEndpoint.CatchUpDescriptor.class, MaterializerEndpoint.ReconcileDescriptor.class,
-            MaterializerEndpoint.ViewDescriptor.class, MaterializerEndpoint.ViewActionDescriptor.class,
-            MaterializerEndpoint.RefreshDescriptor.class, MaterializerEndpoint.PassDescriptor.class,
-            MaterializerEndpoint.VerifyDescriptor.class, MaterializerEndpoint.VerifyReportDescriptor.class,
-            MaterializerEndpoint.BadRequestDescriptor.class);
+    static final List<Class<?>> DESCRIPTORS = List.of(MaterializerDescriptor.class, CatchUpDescriptor.class,
+            ReconcileDescriptor.class, ViewDescriptor.class, ViewActionDescriptor.class, RefreshDescriptor.class,
+            PassDescriptor.class, VerifyDescriptor.class, VerifyReportDescriptor.class, BadRequestDescriptor.class);
 
     /** The operator page, read from the class path when its endpoint is created. */
     static final String OPERATOR_PAGE = "dev/materializer/spring/endpoint/operator.html";

@@ -1,10 +1,12 @@
 package dev.materializer.spring.autoconfigure.endpoint;
 
 import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
-import java.util.Arrays;
 import java.util.List;
 
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaModifier;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
 import dev.materializer.spring.endpoint.MaterializerEndpoint;
 import org.junit.jupiter.api.Test;
 
@@ -26,11 +28,14 @@ class MaterializerEndpointRuntimeHintsTests {
 
     @Test
     void everyDescriptorTypeOfTheEndpointIsListed() {
-        List<Class<?>> nested = Arrays.stream(MaterializerEndpoint.class.getDeclaredClasses())
-            .filter(type -> Modifier.isPublic(type.getModifiers()) && type.getSimpleName().endsWith("Descriptor"))
+        List<Class<?>> descriptors = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackagesOf(MaterializerEndpoint.class)
+            .stream()
+            .filter(type -> type.getModifiers().contains(JavaModifier.PUBLIC) && type.getSimpleName().endsWith("Descriptor"))
+            .<Class<?>>map(JavaClass::reflect)
             .toList();
-        assertThat(nested).isNotEmpty();
-        assertThat(MaterializerEndpointRuntimeHints.DESCRIPTORS).containsExactlyInAnyOrderElementsOf(nested);
+        assertThat(descriptors).isNotEmpty();
+        assertThat(MaterializerEndpointRuntimeHints.DESCRIPTORS).containsExactlyInAnyOrderElementsOf(descriptors);
     }
 
     @Test
