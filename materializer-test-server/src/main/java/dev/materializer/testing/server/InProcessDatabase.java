@@ -50,7 +50,7 @@ final class InProcessDatabase extends MemoryDatabase {
     /** Null while the super constructor runs, as {@link #settings}. */
     private final CollectionOpener opener;
 
-    /** The description of the index {@link #addIndex} is creating; null otherwise. Guarded by this. */
+    /** The description of the index {@link #addIndex} is creating (the innermost); null otherwise. Guarded by this. */
     private @Nullable Document describing;
 
     InProcessDatabase(String databaseName, CursorRegistry cursorRegistry, CollectionSettings settings,
@@ -71,12 +71,14 @@ final class InProcessDatabase extends MemoryDatabase {
 
     @Override
     protected synchronized void addIndex(Document indexDescription) {
+        // Nested: the first index of a collection that does not exist yet creates it, and its _id index
+        Document outer = describing;
         describing = indexDescription;
         try {
             super.addIndex(indexDescription);
         }
         finally {
-            describing = null;
+            describing = outer;
         }
     }
 

@@ -231,6 +231,21 @@ class SecondaryIndexTest {
     }
 
     @Test
+    void theFirstIndexOfACollectionThatDoesNotExistYetIsKept() {
+        MongoCollection<Document> target = db.getCollection("target");
+        target.createIndex(Indexes.ascending("_part", "_viewTo", "_viewFrom"));
+        List<Document> rows = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            rows.add(new Document("_id", i).append("_part", "p" + (i % 10)).append("_viewRow", i));
+        }
+        target.insertMany(rows);
+        backend.examined("target");
+
+        assertThat(ids(target, Filters.and(Filters.eq("_part", "p1"), Filters.exists("_viewTo", false)))).hasSize(10);
+        assertThat(backend.examined("target")).isEqualTo(10);
+    }
+
+    @Test
     void theIndexIsListedAndDroppedWithItsCollectionOrByName() {
         orders.createIndex(Indexes.ascending("_part", "customer"), new IndexOptions().name("by_part"));
         assertThat(orders.listIndexes().into(new ArrayList<>()))
