@@ -26,9 +26,9 @@ import org.jspecify.annotations.Nullable;
  * it answers the commands the plain backend lacks or answers differently from MongoDB:
  * {@code changeStreamPreAndPostImages} in {@code create}, {@code collMod} and
  * {@code listCollections}; {@code findAndModify} that writes change events; aggregation forms
- * rewritten by {@link PipelineRewrite}; an aggregate's input narrowed by its leading {@code $match}
- * ({@link AggregateInput}). A non-unique index that {@link SecondaryIndex#honours} is kept and used
- * (the plain database lists it and ignores it).
+ * rewritten by {@link PipelineRewrite}; an aggregate's input, and its {@code $lookup}s' reads,
+ * narrowed by their leading {@code $match} ({@link AggregateInput}). A non-unique index that
+ * {@link SecondaryIndex#honours} is kept and used (the plain database lists it and ignores it).
  *
  * <p>Threads: as the plain database; the settings are safe for concurrent use. An index is created
  * under the database's lock (as in the plain one), which guards {@link #describing}.
@@ -135,7 +135,7 @@ final class InProcessDatabase extends MemoryDatabase {
                     List<Object> rewritten = PipelineRewrite.rewrite(pipeline);
                     query.put("pipeline", rewritten);
                     if (query.get(command) instanceof String collection) {
-                        return AggregateInput.answering(namespace(collection), rewritten, plain);
+                        return AggregateInput.answering(getDatabaseName(), collection, rewritten, plain);
                     }
                 }
                 return plain.get();

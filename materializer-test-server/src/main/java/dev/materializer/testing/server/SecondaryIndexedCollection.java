@@ -16,10 +16,10 @@ import de.bwaldvogel.mongo.bson.Document;
 /**
  * A collection that keeps its non-unique indexes ({@link SecondaryIndex}) and examines only the
  * documents they give: for a query (find, count, distinct, and the selectors of update, delete and
- * findAndModify) whose top narrows by an index ({@link Narrowing}), and for the input of an aggregate
- * whose leading {@code $match} does ({@link AggregateInput}). The whole query, or the pipeline's own
- * {@code $match}, still decides on each of those documents, in the order of a scan: the answer is
- * the scan's. A query that names {@code _id} in a way the {@code _id} index serves is left to it
+ * findAndModify) whose top narrows by an index ({@link Narrowing}), and for the input of an aggregate,
+ * or a read of a {@code $lookup}'s pipeline, whose leading {@code $match} does ({@link AggregateInput}).
+ * The whole query, or the pipeline's own {@code $match}, still decides on each of those documents, in
+ * the order of a scan: the answer is the scan's. A query that names {@code _id} in a way the {@code _id} index serves is left to it
  * ({@link IdIndexedCollection}).
  *
  * <p>The indexes are kept current where the collection knows a document's position: when it adds
@@ -104,10 +104,10 @@ class SecondaryIndexedCollection extends IdIndexedCollection {
     }
 
     /**
-     * The whole collection, as the plain backend reads an aggregation's input; narrowed by the leading
-     * {@code $match} when this read is the input of the aggregate this thread answers. Each document
-     * passed on is examined (the collection's {@code documentMatchesQuery}, with no query), as each
-     * of a scan is.
+     * The whole collection, as the plain backend reads an aggregation's input (and a {@code $lookup}'s
+     * pipeline its collection); narrowed by the leading {@code $match} that the aggregate this thread
+     * answers gives for this read ({@link AggregateInput#claim}). Each document passed on is examined
+     * (the collection's {@code documentMatchesQuery}, with no query), as each of a scan is.
      */
     @Override
     public Stream<Document> queryAllAsStream() {

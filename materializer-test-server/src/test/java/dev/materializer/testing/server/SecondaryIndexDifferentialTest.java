@@ -36,16 +36,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * under an indexed path) go into both collections, then random writes (insert, update, replace,
  * delete, findAndModify, an index dropped and made again) alternate with random queries: equalities,
  * {@code $eq}, {@code $in}, ranges, {@code $ne}, {@code $exists}, nested {@code $or} and
- * {@code $and}, with find, count and aggregations that lead with one or two {@code $match} stages.
+ * {@code $and}, with find, count and aggregations that lead with one or two {@code $match} stages
+ * (or with a {@code $lookup} of the collection whose pipeline leads with one).
  *
  * <p>Seeds 1 up to {@value #SEEDS} (or {@code -Dmaterializer.properties.seeds=N}); a failure names its
  * seed, and {@code -Dmaterializer.properties.seed=N} replays it.
  */
 class SecondaryIndexDifferentialTest {
 
-    private static final int SEEDS = 25;
+    private static final int SEEDS = 20;
 
-    private static final int STEPS = 150;
+    private static final int STEPS = 120;
 
     private static final List<String> FIELDS = List.of("a", "b", "c", "n", "n.x", "arr", "d");
 
@@ -127,7 +128,10 @@ class SecondaryIndexDifferentialTest {
                 pipeline.add(random.nextBoolean()
                         ? new Document("$group", new Document("_id", "$b").append("n", new Document("$sum", 1)))
                         : new Document("$project", new Document("a", 1).append("n", 1)));
-                same(what + "aggregate " + pipeline, indexed, plain, c -> c.aggregate(pipeline).into(new ArrayList<>()));
+                Document joined = random.nextInt(3) == 0 ? values.query(0) : null;
+                same(what + "aggregate " + pipeline + (joined == null ? "" : " joined by " + joined.toJson()), indexed,
+                        plain, c -> c.aggregate(joined == null ? pipeline : withLookup(pipeline, c, joined))
+                            .into(new ArrayList<>()));
             }
             else if (choice < 14) {
                 List<Document> documents = List.of(values.document(nextId++), values.document(nextId++));
@@ -175,6 +179,17 @@ class SecondaryIndexDifferentialTest {
             }
             same(what + "contents after it", indexed, plain, c -> c.find().into(new ArrayList<>()));
         }
+    }
+
+    /** The pipeline with a {@code $lookup} of its own collection (its pipeline leading with that match) first. */
+    private static List<Document> withLookup(List<Document> pipeline, MongoCollection<Document> collection,
+            Document match) {
+        List<Document> joined = new ArrayList<>();
+        joined.add(new Document("$lookup", new Document("from", collection.getNamespace().getCollectionName())
+            .append("pipeline", List.of(new Document("$match", match), new Document("$project", new Document("_id", 1))))
+            .append("as", "joined")));
+        joined.addAll(pipeline);
+        return joined;
     }
 
     private static void createIndexes(MongoCollection<Document> indexed) {

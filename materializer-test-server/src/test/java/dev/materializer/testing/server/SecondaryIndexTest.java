@@ -154,6 +154,37 @@ class SecondaryIndexTest {
     }
 
     @Test
+    void aLookupsPipelineIsNarrowedByItsLeadingMatchWhenEveryLookupOfItsCollectionLeadsWithIt() {
+        MongoCollection<Document> target = db.getCollection("target");
+        target.createIndex(Indexes.ascending("_part", "_viewRow"));
+        List<Document> rows = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            rows.add(new Document("_id", i).append("_part", "p" + (i % 10)).append("_viewRow", i));
+        }
+        target.insertMany(rows);
+        backend.examined("target");
+
+        Document versionsOfKeys = lookup("p1", List.of(1, 11, 2), "versions");
+        List<Document> read = orders.aggregate(List.of(new Document("$match", new Document("_id", 1)), versionsOfKeys))
+            .into(new ArrayList<>());
+        assertThat(read.get(0).getList("versions", Document.class)).extracting(row -> row.getInteger("_id"))
+            .containsExactly(1, 11);
+        assertThat(backend.examined("target")).isEqualTo(2);
+
+        // Two lookups of the target that lead with different matches: which read is whose is not known
+        orders.aggregate(List.of(new Document("$match", new Document("_id", 1)), versionsOfKeys,
+                lookup("p2", List.of(2), "others"))).into(new ArrayList<>());
+        assertThat(backend.examined("target")).isEqualTo(200);
+    }
+
+    private static Document lookup(String partition, List<Integer> rows, String as) {
+        return new Document("$lookup", new Document("from", "target")
+            .append("pipeline", List.of(new Document("$match", new Document("_part", partition)
+                .append("_viewRow", new Document("$in", rows))), new Document("$sort", new Document("_viewRow", 1))))
+            .append("as", as));
+    }
+
+    @Test
     void updatesAndDeletesExamineTheirSelectorsDocumentsAndKeepTheIndexCurrent() {
         orders.createIndex(Indexes.ascending("_part"));
         backend.examined("orders");
