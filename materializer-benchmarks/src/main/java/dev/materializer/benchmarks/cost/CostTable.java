@@ -282,8 +282,9 @@ final class CostTable {
         out.println("- **Source documents**: counted by the server (the in-process test server's backend, subclassed):"
                 + " *passed the leading $match* is the documents of the sources that pass the leading `$match` stages of"
                 + " the `aggregate` commands run on them — what a server examines at best, with an index covering that"
-                + " match; *scanned* is what this server examined for those aggregations: it uses no index in an"
-                + " aggregation and scans the whole collection; *other reads* is what it examined on the sources for"
+                + " match; *scanned* is what this server examined for those aggregations: the whole collection, or the"
+                + " documents a non-unique index gives for the leading `$match` where one serves it (the burst's"
+                + " `{_part: 1}` on `orders`), as MongoDB would; *other reads* is what it examined on the sources for"
                 + " `find`s, plus what the look-up of an updated document by a change stream examined (`updateLookup`, by"
                 + " `_id`: one document, shown per collection as *change-stream look-ups*). Writes to a collection are not reads of it: the documents the server"
                 + " examines to apply a write are left out.");

@@ -23,23 +23,28 @@ import org.jspecify.annotations.Nullable;
  * command that made it examine them. mongo-java-server has no explain statistics; this is the
  * seam it has: every document a query of a collection looks at (a scan, or the positions an index
  * gives) goes through {@code AbstractMongoCollection.documentMatchesQuery}, and an aggregation reads
- * its input through {@code MongoCollection.queryAllAsStream()}, which scans the collection with an
- * empty query. So:
+ * its input through {@code MongoCollection.queryAllAsStream()}, which tests each document it passes
+ * on against an empty query: the whole collection, or the documents a non-unique index gives for the
+ * pipeline's leading {@code $match}. So:
  *
  * <ul>
  *   <li><b>examined</b>: the calls of {@code documentMatchesQuery} on the collection, by the name of
  *       the command the server was answering ({@code aggregate}, {@code find}, {@code update},
  *       {@code delete}...; an aggregation that opens a change stream is {@code aggregate $changeStream}).
- *       This server uses no secondary index and no index at all in an aggregation: an
- *       {@code aggregate} examines every document of the collection, whatever its {@code $match}. A
- *       {@code getMore} of a change stream reads the server's change log, not a collection; what it
- *       examines in a collection is the look-up of an updated document ({@code updateLookup}), by
- *       {@code _id} as at MongoDB: counted as {@link #LOOKUPS}.</li>
+ *       The server uses the {@code _id} index and, since issue 19, the non-unique indexes made with
+ *       {@code createIndexes} (the engine's on targets and on the views collection; the report's own
+ *       where a scenario makes one, as the burst's {@code {_part: 1}} on {@code orders}), as MongoDB
+ *       would: a query or an aggregate whose leading {@code $match} an index serves examines the
+ *       documents the index gives (a superset of what it matches), any other examines every document
+ *       of the collection. A {@code getMore} of a change stream reads the server's change log, not a
+ *       collection; what it examines in a collection is the look-up of an updated document
+ *       ({@code updateLookup}), by {@code _id} as at MongoDB: counted as {@link #LOOKUPS}.</li>
  *   <li><b>passed the leading $match</b>: of the documents an {@code aggregate} reads from the
  *       collection, those that pass the pipeline's leading {@code $match} stages (all of them, taken
  *       together, as MongoDB coalesces adjacent {@code $match} stages), counted as the pipeline reads
- *       them. It is what a server examines at best for the pipeline: with an index that covers that
- *       match. None when the pipeline does not start with a {@code $match}. Only those go on to the
+ *       them (of those examined: the index's candidates, or the whole collection). It is what a server
+ *       examines at best for the pipeline: with an index that covers that match exactly. None when the
+ *       pipeline does not start with a {@code $match}. Only those go on to the
  *       pipeline's stages (its own {@code $match}, the same matcher, then tests the few that passed:
  *       the same result), so the counting does not test every document twice.</li>
  * </ul>

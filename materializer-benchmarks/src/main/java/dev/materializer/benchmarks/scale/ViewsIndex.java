@@ -9,9 +9,8 @@ import org.bson.BsonDocument;
 /**
  * The indexes of the views collection after a start, as {@code listIndexes} gives them. Every run
  * of a view reads the views collection by partition (the current generations its pipeline may
- * read); the report says whether an index leads with the partition field. mongo-java-server records
- * {@code createIndex} but does not use secondary indexes for queries, so here this is about what the
- * engine creates, not about query speed.
+ * read); the report says whether an index leads with the partition field: what the engine creates.
+ * The in-process test server uses such an index for those reads (issue 19), as MongoDB does.
  */
 final class ViewsIndex {
 

@@ -8,6 +8,7 @@ import com.mongodb.client.MongoChangeStreamCursor;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Updates;
 import com.mongodb.client.model.changestream.ChangeStreamDocument;
 import com.mongodb.client.model.changestream.FullDocument;
@@ -20,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The cost report's backend counts exactly what each collection examines, on the test server the
  * project's tests run on (its update events carry an update description; its {@code _id} index
- * serves a query that names {@code _id} beside other fields).
+ * serves a query that names {@code _id} beside other fields; a non-unique index serves an equality).
  */
 class CountingBackendTest {
 
@@ -41,6 +42,28 @@ class CountingBackendTest {
             CountingBackend.Snapshot counted = backend.snapshot().since(before);
             assertThat(open).hasSize(50);
             assertThat(counted.examined(ORDERS)).containsExactly(Map.entry("aggregate", (long) DOCUMENTS));
+            assertThat(counted.count(ORDERS, CountingBackend.PASSED_LEADING_MATCH)).isEqualTo(50);
+        }
+    }
+
+    @Test
+    void withAnIndexThatServesTheLeadingMatchAnAggregateExaminesWhatTheIndexGives() {
+        CountingBackend backend = new CountingBackend();
+        try (InProcessMongo mongo = new InProcessMongo(backend); MongoClient client = mongo.client()) {
+            MongoCollection<Document> orders = load(client);
+            orders.createIndex(Indexes.ascending("status"));
+            CountingBackend.Snapshot before = backend.snapshot();
+
+            List<Document> open = orders.aggregate(List.of(new Document("$match", new Document("status", "open")),
+                    new Document("$match", new Document("amount", new Document("$lt", 10))))).into(new ArrayList<>());
+            List<Document> closed = orders.find(Filters.and(Filters.eq("status", "closed"), Filters.lt("amount", 10)))
+                .into(new ArrayList<>());
+
+            CountingBackend.Snapshot counted = backend.snapshot().since(before);
+            assertThat(open).hasSize(50);
+            assertThat(closed).hasSize(50);
+            assertThat(counted.examined(ORDERS))
+                .containsExactly(Map.entry("aggregate", (long) DOCUMENTS / 2), Map.entry("find", (long) DOCUMENTS / 2));
             assertThat(counted.count(ORDERS, CountingBackend.PASSED_LEADING_MATCH)).isEqualTo(50);
         }
     }

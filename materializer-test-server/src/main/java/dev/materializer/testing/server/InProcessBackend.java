@@ -23,8 +23,9 @@ import org.jspecify.annotations.Nullable;
  * {@code updateDescription}, {@code replace} events, pre- and post-images
  * ({@code changeStreamPreAndPostImages} through {@code create} and {@code collMod}), an
  * {@code invalidate} after a drop; queries that name {@code _id} with other fields served by the
- * {@code _id} index; the aggregation forms it lacked ({@link PipelineRewrite}). What it still cannot
- * do it refuses with an error that says so. docs/compatibility.md lists both.
+ * {@code _id} index; non-unique indexes kept and used for queries and an aggregate's leading
+ * {@code $match} ({@link SecondaryIndex}); the aggregation forms it lacked ({@link PipelineRewrite}).
+ * What it still cannot do it refuses with an error that says so. docs/compatibility.md lists both.
  *
  * <p>Start it with {@link InProcessMongoServer}, which also turns its oplog on.
  *

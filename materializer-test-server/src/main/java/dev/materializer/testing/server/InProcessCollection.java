@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A collection of the in-process backend: its queries use the {@code _id} index as MongoDB's do
- * ({@link IdIndexedCollection}), and each write tells the {@link ChangeLog} the documents before and
- * after it, so an event can carry an update description, the document key and the images.
+ * ({@link IdIndexedCollection}) and its non-unique indexes ({@link SecondaryIndexedCollection}), and
+ * each write tells the {@link ChangeLog} the documents before and after it, so an event can carry an update description, the document key and the images.
  *
  * <p>Open for a subclass that observes its queries (the benchmarks' counting backend, through
  * {@link InProcessBackend#openCollection}); a subclass that overrides a write must call this one's.
@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Threads: every method that reads or writes is synchronized on the collection (as in the plain
  * backend); the recording of one write's documents happens inside that lock.
  */
-public class InProcessCollection extends IdIndexedCollection {
+public class InProcessCollection extends SecondaryIndexedCollection {
 
     /** The documents before and after a write, while one runs; null otherwise. */
     private @Nullable List<Change> recording;
@@ -102,6 +102,7 @@ public class InProcessCollection extends IdIndexedCollection {
 
     @Override
     protected void handleUpdate(Integer position, Document oldDocument, Document newDocument) {
+        super.handleUpdate(position, oldDocument, newDocument);
         List<Change> changes = recording;
         if (changes != null) {
             changes.add(new Change(oldDocument.cloneDeeply(), newDocument.cloneDeeply()));

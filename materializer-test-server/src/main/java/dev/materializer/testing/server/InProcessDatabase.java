@@ -11,21 +11,27 @@ import de.bwaldvogel.mongo.MongoDatabase;
 import de.bwaldvogel.mongo.backend.CollectionOptions;
 import de.bwaldvogel.mongo.backend.CursorRegistry;
 import de.bwaldvogel.mongo.backend.DefaultQueryMatcher;
+import de.bwaldvogel.mongo.backend.Index;
+import de.bwaldvogel.mongo.backend.IndexKey;
 import de.bwaldvogel.mongo.backend.Utils;
 import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.exception.MongoServerError;
 import de.bwaldvogel.mongo.oplog.Oplog;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A database of the {@link InProcessBackend}: its collections are {@link InProcessCollection}s, and
  * it answers the commands the plain backend lacks or answers differently from MongoDB:
  * {@code changeStreamPreAndPostImages} in {@code create}, {@code collMod} and
  * {@code listCollections}; {@code findAndModify} that writes change events; aggregation forms
- * rewritten by {@link PipelineRewrite}.
+ * rewritten by {@link PipelineRewrite}; an aggregate's input, and its {@code $lookup}s' reads,
+ * narrowed by their leading {@code $match} ({@link AggregateInput}). A non-unique index that
+ * {@link SecondaryIndex#honours} is kept and used (the plain database lists it and ignores it).
  *
- * <p>Threads: as the plain database; the settings are safe for concurrent use.
+ * <p>Threads: as the plain database; the settings are safe for concurrent use. An index is created
+ * under the database's lock (as in the plain one), which guards {@link #describing}.
  */
 final class InProcessDatabase extends MemoryDatabase {
 
@@ -44,6 +50,9 @@ final class InProcessDatabase extends MemoryDatabase {
     /** Null while the super constructor runs, as {@link #settings}. */
     private final CollectionOpener opener;
 
+    /** The description of the index {@link #addIndex} is creating (the innermost); null otherwise. Guarded by this. */
+    private @Nullable Document describing;
+
     InProcessDatabase(String databaseName, CursorRegistry cursorRegistry, CollectionSettings settings,
             CollectionOpener opener) {
         super(databaseName, cursorRegistry);
@@ -58,6 +67,30 @@ final class InProcessDatabase extends MemoryDatabase {
             return new InProcessCollection(this, collectionName, options, cursorRegistry);
         }
         return opener.open(this, collectionName, options, cursorRegistry);
+    }
+
+    @Override
+    protected synchronized void addIndex(Document indexDescription) {
+        // Nested: the first index of a collection that does not exist yet creates it, and its _id index
+        Document outer = describing;
+        describing = indexDescription;
+        try {
+            super.addIndex(indexDescription);
+        }
+        finally {
+            describing = outer;
+        }
+    }
+
+    /** A {@link SecondaryIndex} when the index being created is one it honours; else the plain backend's (ignored). */
+    @Override
+    protected Index<Integer> openOrCreateSecondaryIndex(String collectionName, String indexName, List<IndexKey> keys,
+            boolean sparse) {
+        Document description = describing;
+        if (description != null && SecondaryIndex.honours(description)) {
+            return new SecondaryIndex(indexName, keys);
+        }
+        return super.openOrCreateSecondaryIndex(collectionName, indexName, keys, sparse);
     }
 
     /** The commands this database answers otherwise than the plain one. */
@@ -99,7 +132,11 @@ final class InProcessDatabase extends MemoryDatabase {
             }
             case "aggregate" -> {
                 if (query.get("pipeline") instanceof List<?> pipeline) {
-                    query.put("pipeline", PipelineRewrite.rewrite(pipeline));
+                    List<Object> rewritten = PipelineRewrite.rewrite(pipeline);
+                    query.put("pipeline", rewritten);
+                    if (query.get(command) instanceof String collection) {
+                        return AggregateInput.answering(getDatabaseName(), collection, rewritten, plain);
+                    }
                 }
                 return plain.get();
             }
