@@ -108,40 +108,67 @@ final class BatchedPasses {
         }
         Map<String, PassScheduler.Ran> ran = new HashMap<>();
         Map<String, DirtySources> retriesOf = new HashMap<>();
+        for (String partition : batch.keySet()) {
+            if (owns.test(partition)) {
+                retriesOf.put(partition, new DirtySources());
+            }
+            else {
+                ran.put(partition, PassScheduler.Ran.elsewhere());
+            }
+        }
+        if (!readsAtItsChanges(current, batch, retriesOf.keySet())) {
+            retriesOf.keySet().forEach(partition -> ran.put(partition, PassScheduler.Ran.here(batch.get(partition))));
+            return ran;
+        }
+        Set<ViewKey> done = new HashSet<>();
+        for (List<Batched> group : groups(current, batch, retriesOf).values()) {
+            if (group.size() > 1) {
+                runGroup(current, group, done);
+            }
+        }
+        runWhatIsLeft(batch, retriesOf, done);
+        retriesOf.forEach((partition, retries) -> ran.put(partition, PassScheduler.Ran.here(retries)));
+        return ran;
+    }
+
+    /**
+     * Waits until the server reads at the newest change the passes of the partitions cover.
+     * @return false when it cannot: the passes then run again later
+     */
+    private boolean readsAtItsChanges(ViewRunner current, Map<String, DirtySources> batch, Set<String> partitions) {
         BsonTimestamp newest = null;
         for (Map.Entry<String, DirtySources> entry : batch.entrySet()) {
-            if (!owns.test(entry.getKey())) {
-                ran.put(entry.getKey(), PassScheduler.Ran.elsewhere());
+            if (!partitions.contains(entry.getKey())) {
                 continue;
             }
-            retriesOf.put(entry.getKey(), new DirtySources());
             BsonTimestamp time = entry.getValue().clusterTime();
             if (time != null && (newest == null || time.compareTo(newest) > 0)) {
                 newest = time;
             }
         }
-        if (newest != null) {
-            try {
-                current.awaitClusterTime(newest);
-            }
-            catch (MongoException ex) {
-                log.warn("A batch of {} partitions could not read at the time of its changes ({}); they run again in {}",
-                        retriesOf.size(), ex.getMessage(), Durations.text(options.rewatch()));
-                retriesOf.keySet().forEach(partition -> ran.put(partition, PassScheduler.Ran.here(batch.get(partition))));
-                return ran;
-            }
+        if (newest == null) {
+            return true;
         }
-        Set<ViewKey> done = new HashSet<>();
-        // Views of a definition and target no other partition of the batch shares run alone: planned there, once
-        Map<String, List<ViewDefinition>> candidates = new LinkedHashMap<>();
-        for (String partition : retriesOf.keySet()) {
-            for (ViewDefinition view : batching.batchable(partition, batch.get(partition))) {
-                candidates.computeIfAbsent(view.fingerprint() + "\0" + view.targetCollection(), key -> new ArrayList<>())
-                    .add(view);
-            }
+        try {
+            current.awaitClusterTime(newest);
+            return true;
         }
+        catch (MongoException ex) {
+            log.warn("A batch of {} partitions could not read at the time of its changes ({}); they run again in {}",
+                    partitions.size(), ex.getMessage(), Durations.text(options.rewatch()));
+            return false;
+        }
+    }
+
+    /**
+     * The views of the partitions that run together, per definition, target and kind of pass, in the
+     * order the partitions' batchable views come; each with its plan and the note of its status.
+     */
+    private Map<String, List<Batched>> groups(ViewRunner current, Map<String, DirtySources> batch,
+            Map<String, DirtySources> retriesOf) {
         Map<String, List<Batched>> groups = new LinkedHashMap<>();
-        for (Map.Entry<String, List<ViewDefinition>> shared : candidates.entrySet()) {
+        // Views of a definition and target no other partition of the batch shares run alone: planned there, once
+        for (Map.Entry<String, List<ViewDefinition>> shared : candidates(batch, retriesOf.keySet()).entrySet()) {
             if (shared.getValue().size() < 2) {
                 continue;
             }
@@ -158,19 +185,32 @@ final class BatchedPasses {
                             retriesOf.get(partition)));
             }
         }
-        for (List<Batched> group : groups.values()) {
-            if (group.size() > 1) {
-                runGroup(current, group, done);
+        return groups;
+    }
+
+    /** The batchable views of the partitions, per definition and target. */
+    private Map<String, List<ViewDefinition>> candidates(Map<String, DirtySources> batch, Set<String> partitions) {
+        Map<String, List<ViewDefinition>> candidates = new LinkedHashMap<>();
+        for (String partition : partitions) {
+            for (ViewDefinition view : batching.batchable(partition, batch.get(partition))) {
+                candidates.computeIfAbsent(view.fingerprint() + "\0" + view.targetCollection(), key -> new ArrayList<>())
+                    .add(view);
             }
         }
+        return candidates;
+    }
+
+    /**
+     * Runs what is left of each partition's pass in dependency order: the views its marks affect
+     * that no group ran, and those downstream of a view that changed.
+     */
+    private void runWhatIsLeft(Map<String, DirtySources> batch, Map<String, DirtySources> retriesOf, Set<ViewKey> done) {
         for (Map.Entry<String, DirtySources> entry : retriesOf.entrySet()) {
             String partition = entry.getKey();
             DirtySources dirty = batch.get(partition);
             passes.runInOrder(partition, view -> !done.contains(view.key()) && dirty.affects(view.key().id(), view.collections()),
                     dirty, entry.getValue());
-            ran.put(partition, PassScheduler.Ran.here(entry.getValue()));
         }
-        return ran;
     }
 
     /**

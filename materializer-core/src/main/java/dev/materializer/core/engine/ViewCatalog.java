@@ -2,20 +2,24 @@ package dev.materializer.core.engine;
 
 import dev.materializer.core.MaterializerOptions;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
+import dev.materializer.core.incremental.ShapeAnalysis;
 import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.pass.PartitionLanes;
 import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.routing.SourceChange;
+import dev.materializer.core.stream.Checkpoint;
 import dev.materializer.core.stream.StreamListener;
 import dev.materializer.core.EngineClock;
 import dev.materializer.core.GenerationPlace;
@@ -27,6 +31,7 @@ import dev.materializer.core.ViewState;
 import dev.materializer.core.view.ViewStatus;
 import dev.materializer.core.write.StatusStore;
 import org.bson.BsonDocument;
+import org.bson.BsonString;
 import org.bson.BsonValue;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -110,65 +115,103 @@ final class ViewCatalog implements StreamListener {
      * sources' changes.
      */
     void loadAll() throws InterruptedException {
-        Set<String> seen = new HashSet<>();
-        Set<String> partitions = new HashSet<>(registry.partitions());
-        List<ViewDefinition> toRun = new ArrayList<>();
-        LeftTargets left = new LeftTargets();
-        // Per partition, the targets its view documents name, valid or not
-        java.util.Map<String, Set<String>> named = new java.util.HashMap<>();
-        java.util.Map<ViewDefinition, Set<String>> reads = new java.util.HashMap<>();
+        Loaded loaded = readViews();
+        noteTargetsGone(loaded);
+        removeViewsGone(loaded);
+        feed.sync();
+        rebalanceOrCatchUp(loaded);
+    }
+
+    /**
+     * What {@link #loadAll} gathers from the views collection: the ids of the documents it read, the
+     * partitions to look at, the views that must run, the targets views left, per partition the
+     * targets its view documents name (valid or not), and per valid view the targets its status says
+     * it read.
+     */
+    private record Loaded(Set<String> seen, Set<String> partitions, List<ViewDefinition> toRun, LeftTargets left,
+            Map<String, Set<String>> named, Map<ViewDefinition, Set<String>> reads) {
+    }
+
+    /** Reads every view document, beginning with the partitions the registry knows. */
+    private Loaded readViews() {
+        Loaded loaded = new Loaded(new HashSet<>(), new HashSet<>(registry.partitions()), new ArrayList<>(),
+                new LeftTargets(), new HashMap<>(), new HashMap<>());
         for (BsonDocument document : views.find()) {
-            if (document.get(options.partitionField()) instanceof org.bson.BsonString partition
-                    && document.get(TARGET_FIELD) instanceof org.bson.BsonString target) {
-                named.computeIfAbsent(partition.getValue(), key -> new HashSet<>()).add(target.getValue());
-            }
-            Holding before = document.containsKey("_id") ? holding(ViewKey.idText(document.get("_id"))) : null;
-            ViewDefinition view = accept(document);
-            if (document.containsKey("_id")) {
-                seen.add(ViewKey.idText(document.get("_id")));
-            }
-            left.note(before, document);
-            // A view that left its place while no engine heard it: its status still names where it wrote
-            left.noteRecorded(GenerationPlace.of(storedStatus(document)), document);
-            if (view != null) {
-                partitions.add(view.partition());
-                if (needsRun(view, document)) {
-                    toRun.add(view);
-                }
-                else {
-                    // Nothing to run: it is what its status says, until a change of its sources says otherwise
-                    registry.okAsStored(view.key());
-                }
-                reads.put(view, StatusStore.readsOf(storedStatus(document)));
-            }
+            readView(document, loaded);
         }
+        return loaded;
+    }
+
+    /**
+     * Registers one view document, or marks it errored when invalid, and notes what it names, what
+     * its view left and whether the view must run.
+     */
+    private void readView(BsonDocument document, Loaded loaded) {
+        if (document.get(options.partitionField()) instanceof BsonString partition
+                && document.get(TARGET_FIELD) instanceof BsonString target) {
+            loaded.named().computeIfAbsent(partition.getValue(), key -> new HashSet<>()).add(target.getValue());
+        }
+        Holding before = document.containsKey("_id") ? holding(ViewKey.idText(document.get("_id"))) : null;
+        ViewDefinition view = accept(document);
+        if (document.containsKey("_id")) {
+            loaded.seen().add(ViewKey.idText(document.get("_id")));
+        }
+        loaded.left().note(before, document);
+        // A view that left its place while no engine heard it: its status still names where it wrote
+        loaded.left().noteRecorded(GenerationPlace.of(storedStatus(document)), document);
+        if (view != null) {
+            loaded.partitions().add(view.partition());
+            if (needsRun(view, document)) {
+                loaded.toRun().add(view);
+            }
+            else {
+                // Nothing to run: it is what its status says, until a change of its sources says otherwise
+                registry.okAsStored(view.key());
+            }
+            loaded.reads().put(view, StatusStore.readsOf(storedStatus(document)));
+        }
+    }
+
+    /** Notes the targets valid views read that no view document of their partition names any more. */
+    private static void noteTargetsGone(Loaded loaded) {
         // An upstream view that went while no engine heard it (deleted while none ran, or before its
         // rebalance ran): the views that read its target run, and the rows it left go after the grace
-        reads.forEach((view, targets) -> targets.forEach(target -> {
-            if (!named.getOrDefault(view.partition(), Set.of()).contains(target)) {
-                left.noteGone(view.partition(), target);
+        loaded.reads().forEach((view, targets) -> targets.forEach(target -> {
+            if (!loaded.named().getOrDefault(view.partition(), Set.of()).contains(target)) {
+                loaded.left().noteGone(view.partition(), target);
             }
         }));
+    }
+
+    /** Drops the registered views whose documents are gone, noting the targets they left. */
+    private void removeViewsGone(Loaded loaded) {
         for (String id : registry.ids()) {
-            if (!seen.contains(id)) {
-                left.note(holding(id), null);
+            if (!loaded.seen().contains(id)) {
+                loaded.left().note(holding(id), null);
                 ViewDefinition removed = registry.remove(id);
                 if (removed != null) {
-                    partitions.add(removed.partition());
+                    loaded.partitions().add(removed.partition());
                 }
             }
         }
-        feed.sync();
+    }
+
+    /**
+     * Rebalances each partition where views move or left a target, and queues the catch-up of the
+     * other partitions that have views to run; the rows left go after the grace.
+     */
+    private void rebalanceOrCatchUp(Loaded loaded) {
         Set<String> runIds = new HashSet<>();
-        java.util.Map<String, DirtySources> runsByPartition = new java.util.HashMap<>();
-        toRun.forEach(view -> {
+        Map<String, DirtySources> runsByPartition = new HashMap<>();
+        loaded.toRun().forEach(view -> {
             runIds.add(view.key().id());
             runsByPartition.computeIfAbsent(view.partition(), key -> new DirtySources())
                 .add(view.primarySource(), List.of(view.key().id()));
         });
-        partitions.addAll(left.partitions());
+        LeftTargets left = loaded.left();
+        loaded.partitions().addAll(left.partitions());
         left.removeRowsAfterGrace();
-        for (String partition : partitions) {
+        for (String partition : loaded.partitions()) {
             if (!passes.settled(partition) || !left.in(partition).isEmpty()) {
                 // Views move into or out of a cycle or a shared target, or left a target others read:
                 // the rebalance sorts it out.
@@ -214,7 +257,7 @@ final class ViewCatalog implements StreamListener {
         try {
             ViewDefinition view = parser.parse(document);
             // A declared incremental key the pipeline does not have is an error of the view
-            dev.materializer.core.incremental.ShapeAnalysis.of(view);
+            ShapeAnalysis.of(view);
             ViewDefinition known = registry.definition(view.key().id());
             if (known != null && sameDefinition(known, view)) {
                 return known;
@@ -233,9 +276,9 @@ final class ViewCatalog implements StreamListener {
                 return null;
             }
             String idText = ViewKey.idText(id);
-            String partition = document.get(options.partitionField()) instanceof org.bson.BsonString text
+            String partition = document.get(options.partitionField()) instanceof BsonString text
                     ? text.getValue() : null;
-            String target = document.get(TARGET_FIELD) instanceof org.bson.BsonString text ? text.getValue() : null;
+            String target = document.get(TARGET_FIELD) instanceof BsonString text ? text.getValue() : null;
             ViewRegistry.InvalidView known = registry.invalid(idText);
             registry.putInvalid(idText, partition, target, ex.getMessage());
             if (!alreadyErrored(document, ex.getMessage()) && (known == null || !known.error().equals(ex.getMessage()))) {
@@ -373,7 +416,7 @@ final class ViewCatalog implements StreamListener {
      * Rebalances a partition in its lane, running the views that read a target the partition's
      * views left; what gives way there stays pending with the scheduler.
      */
-    private void rebalance(String partition, java.util.function.Predicate<ViewDefinition> mustRun,
+    private void rebalance(String partition, Predicate<ViewDefinition> mustRun,
             Set<String> leftTargets) {
         apply(partition, () -> {
             // Stopping: the next start reads every view again and runs what this would have run.
@@ -408,7 +451,7 @@ final class ViewCatalog implements StreamListener {
 
     @Override
     public void onOpened(String collection, boolean resumed, boolean reopened,
-            dev.materializer.core.stream.Checkpoint from) {
+            Checkpoint from) {
         if (reopened) {
             log.info("The stream of {} reopened: every view is read again", collection);
             try {
@@ -429,9 +472,9 @@ final class ViewCatalog implements StreamListener {
     }
 
     @Override
-    public dev.materializer.core.stream.Checkpoint checkpointAt(String collection, BsonDocument token) {
+    public Checkpoint checkpointAt(String collection, BsonDocument token) {
         // The views stream keeps no checkpoint: a start reads every view document again.
-        return dev.materializer.core.stream.Checkpoint.at(token, Set.of(), Set.of());
+        return Checkpoint.at(token, Set.of(), Set.of());
     }
 
     /** The engine read a status of the view with a generation, but its document names none any more. */
@@ -453,7 +496,7 @@ final class ViewCatalog implements StreamListener {
      */
     private final class LeftTargets {
 
-        private final java.util.Map<String, Set<String>> byPartition = new java.util.HashMap<>();
+        private final Map<String, Set<String>> byPartition = new HashMap<>();
 
         /**
          * Notes the target a view left, if it left one.

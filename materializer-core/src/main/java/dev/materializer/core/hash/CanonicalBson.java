@@ -9,7 +9,6 @@ import org.bson.BsonDbPointer;
 import org.bson.BsonDocument;
 import org.bson.BsonJavaScriptWithScope;
 import org.bson.BsonRegularExpression;
-import org.bson.BsonTimestamp;
 import org.bson.BsonType;
 import org.bson.BsonValue;
 import org.bson.types.Decimal128;
@@ -56,79 +55,60 @@ final class CanonicalBson {
         BsonType type = value.getBsonType();
         out.writeByte(type.getValue());
         switch (type) {
-            case DOUBLE:
-                // doubleToLongBits: one NaN; 0.0 and -0.0 stay apart as BSON stores them apart.
-                out.writeLong(Double.doubleToLongBits(value.asDouble().getValue()));
-                break;
-            case STRING:
-                out.writeString(value.asString().getValue());
-                break;
-            case DOCUMENT:
-                writeDocument(value.asDocument(), out);
-                break;
-            case ARRAY:
-                writeArray(value.asArray(), out);
-                break;
-            case BINARY:
-                BsonBinary binary = value.asBinary();
-                out.writeByte(binary.getType());
-                out.writeLength(binary.getData().length);
-                out.writeBytes(binary.getData());
-                break;
-            case OBJECT_ID:
-                out.writeObjectId(value.asObjectId().getValue());
-                break;
-            case BOOLEAN:
-                out.writeByte(value.asBoolean().getValue() ? 1 : 0);
-                break;
-            case DATE_TIME:
-                out.writeLong(value.asDateTime().getValue());
-                break;
-            case REGULAR_EXPRESSION:
-                BsonRegularExpression regex = value.asRegularExpression();
-                out.writeString(regex.getPattern());
-                out.writeString(regex.getOptions());
-                break;
-            case DB_POINTER:
-                BsonDbPointer pointer = value.asDBPointer();
-                out.writeString(pointer.getNamespace());
-                out.writeObjectId(pointer.getId());
-                break;
-            case JAVASCRIPT:
-                out.writeString(value.asJavaScript().getCode());
-                break;
-            case SYMBOL:
-                out.writeString(value.asSymbol().getSymbol());
-                break;
-            case JAVASCRIPT_WITH_SCOPE:
-                BsonJavaScriptWithScope code = value.asJavaScriptWithScope();
-                out.writeString(code.getCode());
-                writeDocument(code.getScope(), out);
-                break;
-            case INT32:
-                out.writeInt(value.asInt32().getValue());
-                break;
-            case TIMESTAMP:
-                BsonTimestamp timestamp = value.asTimestamp();
-                out.writeLong(timestamp.getValue());
-                break;
-            case INT64:
-                out.writeLong(value.asInt64().getValue());
-                break;
-            case DECIMAL128:
-                Decimal128 decimal = value.asDecimal128().getValue();
-                out.writeLong(decimal.getHigh());
-                out.writeLong(decimal.getLow());
-                break;
-            case NULL:
-            case UNDEFINED:
-            case MIN_KEY:
-            case MAX_KEY:
+            // doubleToLongBits: one NaN; 0.0 and -0.0 stay apart as BSON stores them apart.
+            case DOUBLE -> out.writeLong(Double.doubleToLongBits(value.asDouble().getValue()));
+            case STRING -> out.writeString(value.asString().getValue());
+            case DOCUMENT -> writeDocument(value.asDocument(), out);
+            case ARRAY -> writeArray(value.asArray(), out);
+            case BINARY -> writeBinary(value.asBinary(), out);
+            case OBJECT_ID -> out.writeObjectId(value.asObjectId().getValue());
+            case BOOLEAN -> out.writeByte(value.asBoolean().getValue() ? 1 : 0);
+            case DATE_TIME -> out.writeLong(value.asDateTime().getValue());
+            case REGULAR_EXPRESSION -> writeRegularExpression(value.asRegularExpression(), out);
+            case DB_POINTER -> writeDbPointer(value.asDBPointer(), out);
+            case JAVASCRIPT -> out.writeString(value.asJavaScript().getCode());
+            case SYMBOL -> out.writeString(value.asSymbol().getSymbol());
+            case JAVASCRIPT_WITH_SCOPE -> writeJavaScriptWithScope(value.asJavaScriptWithScope(), out);
+            case INT32 -> out.writeInt(value.asInt32().getValue());
+            case TIMESTAMP -> out.writeLong(value.asTimestamp().getValue());
+            case INT64 -> out.writeLong(value.asInt64().getValue());
+            case DECIMAL128 -> writeDecimal128(value.asDecimal128().getValue(), out);
+            case NULL, UNDEFINED, MIN_KEY, MAX_KEY -> {
                 // The type says it all.
-                break;
-            default:
-                throw new IllegalArgumentException("cannot encode a BSON value of type " + type);
+            }
+            default -> throw new IllegalArgumentException("cannot encode a BSON value of type " + type);
         }
+    }
+
+    /** A binary: its subtype, its length, its bytes. */
+    private static void writeBinary(BsonBinary binary, ByteSink out) {
+        out.writeByte(binary.getType());
+        out.writeLength(binary.getData().length);
+        out.writeBytes(binary.getData());
+    }
+
+    /** A regular expression: its pattern, then its options. */
+    private static void writeRegularExpression(BsonRegularExpression regex, ByteSink out) {
+        out.writeString(regex.getPattern());
+        out.writeString(regex.getOptions());
+    }
+
+    /** A DBPointer: its namespace, then its id. */
+    private static void writeDbPointer(BsonDbPointer pointer, ByteSink out) {
+        out.writeString(pointer.getNamespace());
+        out.writeObjectId(pointer.getId());
+    }
+
+    /** Code with a scope: the code, then the scope as a document. */
+    private static void writeJavaScriptWithScope(BsonJavaScriptWithScope code, ByteSink out) {
+        out.writeString(code.getCode());
+        writeDocument(code.getScope(), out);
+    }
+
+    /** A decimal: its high bits, then its low bits. */
+    private static void writeDecimal128(Decimal128 decimal, ByteSink out) {
+        out.writeLong(decimal.getHigh());
+        out.writeLong(decimal.getLow());
     }
 
     static void writeDocument(BsonDocument document, ByteSink out) {

@@ -228,55 +228,84 @@ public final class AffectedKeys {
                         + " (its change stream projected them): its key is unknown");
             }
         }
-        BsonDocument post = byId != null ? byId : change.fullDocument();
-        BsonDocument pre = byId != null ? byId : change.fullDocumentBeforeChange();
-        Set<GroupKey> keys = new LinkedHashSet<>();
-        switch (change.operation()) {
-            case INSERT -> {
-                if (post == null) {
-                    return fullPass("an insert into '" + collection + "' without its document");
-                }
-                keys.add(shape.keyOf(post));
-            }
-            case REPLACE -> {
-                if (post == null) {
-                    return fullPass("a replace in '" + collection + "' without its new document");
-                }
-                keys.add(shape.keyOf(post));
-                if (pre == null) {
-                    return unknownOldKey(keys, id, "a replace in '" + collection + "'");
-                }
-                keys.add(shape.keyOf(pre));
-            }
-            case UPDATE -> {
-                boolean touched = touches(change.update(), shape.keyPaths());
-                if (post == null) {
-                    if (touched || pre == null) {
-                        return fullPass("an update in '" + collection + "' without its post-image (deleted since, or "
-                                + "not looked up)" + (touched ? " that may touch the key" : "")
-                                + ": the key it has now is unknown");
-                    }
-                    keys.add(shape.keyOf(pre));
-                } else {
-                    keys.add(shape.keyOf(post));
-                    if (pre != null) {
-                        // The key it had is known: counted whatever the looked-up image says
-                        keys.add(shape.keyOf(pre));
-                    }
-                    else if (touched || touches(change.update(), movingPaths(List.of(), partitionField))) {
-                        return unknownOldKey(keys, id, "an update in '" + collection + "'");
-                    }
-                }
-            }
-            case DELETE -> {
-                if (pre == null) {
-                    return unknownOldKey(keys, id, "a delete in '" + collection + "'");
-                }
-                keys.add(shape.keyOf(pre));
-            }
+        Images images = new Images(id, byId != null ? byId : change.fullDocument(),
+                byId != null ? byId : change.fullDocumentBeforeChange());
+        return switch (change.operation()) {
+            case INSERT -> inserted(shape, collection, images);
+            case REPLACE -> replaced(shape, collection, images);
+            case UPDATE -> updated(shape, collection, change, partitionField, images);
+            case DELETE -> deleted(shape, collection, images);
             default -> throw new IllegalStateException("not a document change: " + change.operation());
+        };
+    }
+
+    /**
+     * What a change of the primary source says of its document: its id, and the images its keys are
+     * read from (both the document key when every key path is in {@code _id}).
+     */
+    private record Images(@Nullable BsonValue id, @Nullable BsonDocument post, @Nullable BsonDocument pre) {
+    }
+
+    /** An insert: the key of the post-image. */
+    private static AffectedKeys inserted(ViewShape shape, String collection, Images images) {
+        if (images.post() == null) {
+            return fullPass("an insert into '" + collection + "' without its document");
+        }
+        return ofKeys(keysOf(shape, images.post()));
+    }
+
+    /** A replace: the keys of the post-image and of the pre-image, which without one is unknown. */
+    private static AffectedKeys replaced(ViewShape shape, String collection, Images images) {
+        if (images.post() == null) {
+            return fullPass("a replace in '" + collection + "' without its new document");
+        }
+        Set<GroupKey> keys = keysOf(shape, images.post());
+        if (images.pre() == null) {
+            return unknownOldKey(keys, images.id(), "a replace in '" + collection + "'");
+        }
+        keys.add(shape.keyOf(images.pre()));
+        return ofKeys(keys);
+    }
+
+    /**
+     * An update: the keys of the post-image and of the pre-image; without a pre-image the old key is
+     * the new one unless the update touches a key path or the partition field.
+     */
+    private static AffectedKeys updated(ViewShape shape, String collection, SourceChange change,
+            @Nullable String partitionField, Images images) {
+        boolean touched = touches(change.update(), shape.keyPaths());
+        if (images.post() == null) {
+            if (touched || images.pre() == null) {
+                return fullPass("an update in '" + collection + "' without its post-image (deleted since, or "
+                        + "not looked up)" + (touched ? " that may touch the key" : "")
+                        + ": the key it has now is unknown");
+            }
+            return ofKeys(keysOf(shape, images.pre()));
+        }
+        Set<GroupKey> keys = keysOf(shape, images.post());
+        if (images.pre() != null) {
+            // The key it had is known: counted whatever the looked-up image says
+            keys.add(shape.keyOf(images.pre()));
+        }
+        else if (touched || touches(change.update(), movingPaths(List.of(), partitionField))) {
+            return unknownOldKey(keys, images.id(), "an update in '" + collection + "'");
         }
         return ofKeys(keys);
+    }
+
+    /** A delete: the key of the pre-image, which without one is unknown. */
+    private static AffectedKeys deleted(ViewShape shape, String collection, Images images) {
+        if (images.pre() == null) {
+            return unknownOldKey(new LinkedHashSet<>(), images.id(), "a delete in '" + collection + "'");
+        }
+        return ofKeys(keysOf(shape, images.pre()));
+    }
+
+    /** The key of an image, in a set more keys can join. */
+    private static Set<GroupKey> keysOf(ViewShape shape, BsonDocument image) {
+        Set<GroupKey> keys = new LinkedHashSet<>();
+        keys.add(shape.keyOf(image));
+        return keys;
     }
 
     /** The first path the change's images do not carry (a projected stream left it out), or null. */

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 
 import com.mongodb.MongoException;
@@ -395,61 +396,38 @@ public final class CollectionStream {
 
     /** Serves one cursor until it ends; says why it ended and where it stood. */
     private Outcome serve(@Nullable BsonDocument token, boolean reopened, Checkpoint from) {
-        BsonDocument position = token;
-        boolean served = false;
-        boolean told = false;
+        try {
+            return readChangeStream(token, reopened, from);
+        }
+        finally {
+            open = false;
+            polledEmpty = false;
+            replaying = false;
+        }
+    }
+
+    /**
+     * Opens a cursor and reads it until it ends. Where the cursor stands is this method's to keep,
+     * step after step, so that a failure at any step ends it where the steps before left it.
+     */
+    private Outcome readChangeStream(@Nullable BsonDocument token, boolean reopened, Checkpoint from) {
+        Progress progress = new Progress(token, false, false, clock.now());
         WatchPipeline.Kind kind = null;
-        Instant lastSave = clock.now();
         try {
             kind = pipeline();
-            Set<String> kept = kind == WatchPipeline.Kind.PROJECTED ? keptPaths.get() : Set.of();
-            imagePaths = kind == WatchPipeline.Kind.PROJECTED && routingField != null
-                    ? WatchPipeline.imagePaths(routingField, kept) : null;
-            ChangeStreamIterable<BsonDocument> iterable = database.getCollection(collection, BsonDocument.class)
-                .watch(WatchPipeline.stages(kind, routingField, kept))
-                .fullDocument(FullDocument.UPDATE_LOOKUP)
-                .maxAwaitTime(AWAIT_TIME.toMillis(), TimeUnit.MILLISECONDS)
-                .batchSize(1000);
-            if (preImages) {
-                iterable = iterable.fullDocumentBeforeChange(FullDocumentBeforeChange.WHEN_AVAILABLE);
-            }
-            if (token != null) {
-                iterable = iterable.resumeAfter(token);
-            }
-            // The raw event, not the driver's decoded one: servers differ in the fields they send.
-            try (MongoChangeStreamCursor<BsonDocument> cursor = (MongoChangeStreamCursor<BsonDocument>) iterable
-                .withDocumentClass(BsonDocument.class)
-                .cursor()) {
-                open = true;
-                boolean resumed = token != null;
-                replaying = resumed && from.token() != null;
-                safely(() -> listener.onOpened(collection, resumed, reopened, from));
-                told = true;
-                // Only now: the one who started the stream sees it open and its listener told.
-                firstOpen.countDown();
+            try (MongoChangeStreamCursor<BsonDocument> cursor = watch(kind, token)) {
+                progress = opened(progress, token != null, reopened, from);
                 SplitEvents fragments = new SplitEvents();
                 while (!closed) {
-                    if (keptPathsChanged && mustReproject(kind, position)) {
-                        log.info("The change stream of {} reopens to keep the key paths {} in its events (a view reading"
-                                + " it was added or changed)", collection, keptPaths.get());
-                        return new Outcome(position, false, served, told, "reprojected", true);
+                    if (keptPathsChanged && mustReproject(kind, progress.position())) {
+                        return reprojected(progress);
                     }
                     long started = System.nanoTime();
                     BsonDocument received = cursor.tryNext();
                     if (received == null) {
-                        lastEmptyPoll = started;
-                        polledEmpty = true;
-                        replaying = false;
-                        BsonDocument idleToken = cursor.getResumeToken();
-                        // A token between two fragments would resume in the middle of an event.
-                        if (idleToken != null && !fragments.inTheMiddle()) {
-                            position = idleToken;
-                        }
-                        lastSave = saveIfDue(position, lastSave, checkpointWanted());
-                        if (System.nanoTime() - started < IDLE_PAUSE.toNanos()) {
-                            // Real time, not the engine clock: this only spaces out polls of a server that does not await.
-                            java.util.concurrent.locks.LockSupport.parkNanos(IDLE_PAUSE.toNanos());
-                        }
+                        progress = polledNothing(cursor, fragments, progress, started);
+                        progress = saveIfDue(progress, checkpointWanted());
+                        pauseIfNotAwaited(started);
                         continue;
                     }
                     BsonDocument event = fragments.add(received);
@@ -457,64 +435,154 @@ public final class CollectionStream {
                         // More fragments of this event come: neither route nor save before the last.
                         continue;
                     }
-                    served = true;
-                    SourceChange change = handOver(event);
-                    if (change == null) {
-                        // Closed while the event waited: the token stays before it, so a restart reads it again.
-                        break;
+                    progress = progress.serving();
+                    Step step = processChangeStreamDocument(event, progress);
+                    Outcome end = step.end();
+                    if (end != null) {
+                        return end;
                     }
-                    BsonTimestamp time = change.clusterTime();
-                    BsonTimestamp before = heardThrough;
-                    if (time != null && (before == null || time.compareTo(before) > 0)) {
-                        heardThrough = time;
-                    }
-                    SourceChange.Operation operation = change.operation();
-                    if (endsTheStream(operation)) {
-                        // The history before a drop or an invalidate cannot be resumed into: start from now.
-                        return new Outcome(null, true, served, told, "ended (" + operation.name().toLowerCase() + ")", false);
-                    }
-                    BsonDocument eventToken = event.getDocument("_id", null);
-                    if (eventToken != null) {
-                        position = eventToken;
-                    }
-                    lastEvent = eventToken;
-                    lastEventTime = time;
-                    if (heardFrom == null && eventToken != null) {
-                        // Started from now: every event from this first one on is handed over
-                        heardFrom = Checkpoint.at(eventToken, Set.of(), Set.of()).withLastEvent(eventToken, time);
-                    }
-                    lastSave = saveIfDue(position, lastSave, false);
+                    progress = step.progress();
+                    progress = saveIfDue(progress, false);
                 }
-                saveIfDue(position, lastSave, true);
-                return new Outcome(position, false, served, told, "closed", false);
+                return closedAt(progress);
             }
         }
         catch (MongoException ex) {
-            if (closed) {
-                return new Outcome(position, false, served, told, "closed", false);
-            }
-            StreamFailures.Next next = StreamFailures.next(ex);
-            if (!StreamFailures.isTransient(ex)) {
-                refused(kind, next);
-            }
-            // Only the server's word loses the position: a failover before the first event after a
-            // resume (NotPrimary, recovering, network) keeps the token and resumes after the backoff.
-            return switch (next) {
-                case HISTORY_LOST -> new Outcome(position, true, served, told, "failed: " + ex.getMessage(), false);
-                case EVENT_TOO_LARGE -> new Outcome(position, true, served, told,
-                        "failed on an event over 16 MB, which no resume can read past: " + ex.getMessage(), false);
-                case RESUME -> new Outcome(position, false, served, told,
-                        (StreamFailures.isTransient(ex) ? "failed for a while: " : "failed: ") + ex.getMessage(), false);
-            };
+            return errorHandled(ex, kind, progress);
         }
         catch (RuntimeException ex) {
-            return new Outcome(position, false, served, told, "failed: " + ex, false);
+            return progress.end(false, "failed: " + ex);
         }
-        finally {
-            open = false;
-            polledEmpty = false;
-            replaying = false;
+    }
+
+    /** Opens a cursor with the pipeline of its kind, resuming after the token when there is one. */
+    private MongoChangeStreamCursor<BsonDocument> watch(WatchPipeline.Kind kind, @Nullable BsonDocument token) {
+        Set<String> kept = kind == WatchPipeline.Kind.PROJECTED ? keptPaths.get() : Set.of();
+        imagePaths = kind == WatchPipeline.Kind.PROJECTED && routingField != null
+                ? WatchPipeline.imagePaths(routingField, kept) : null;
+        ChangeStreamIterable<BsonDocument> iterable = database.getCollection(collection, BsonDocument.class)
+            .watch(WatchPipeline.stages(kind, routingField, kept))
+            .fullDocument(FullDocument.UPDATE_LOOKUP)
+            .maxAwaitTime(AWAIT_TIME.toMillis(), TimeUnit.MILLISECONDS)
+            .batchSize(1000);
+        if (preImages) {
+            iterable = iterable.fullDocumentBeforeChange(FullDocumentBeforeChange.WHEN_AVAILABLE);
         }
+        if (token != null) {
+            iterable = iterable.resumeAfter(token);
+        }
+        // The raw event, not the driver's decoded one: servers differ in the fields they send.
+        return (MongoChangeStreamCursor<BsonDocument>) iterable
+            .withDocumentClass(BsonDocument.class)
+            .cursor();
+    }
+
+    /**
+     * The cursor is open: its listener hears so, with the checkpoint it resumes from, and then the
+     * one who started the stream.
+     */
+    private Progress opened(Progress progress, boolean resumed, boolean reopened, Checkpoint from) {
+        open = true;
+        replaying = resumed && from.token() != null;
+        safely(() -> listener.onOpened(collection, resumed, reopened, from));
+        // Only now: the one who started the stream sees it open and its listener told.
+        firstOpen.countDown();
+        return progress.toldOpen();
+    }
+
+    /** Ends the cursor to reopen it at once with the kept paths its images lack. */
+    private Outcome reprojected(Progress progress) {
+        log.info("The change stream of {} reopens to keep the key paths {} in its events (a view reading"
+                + " it was added or changed)", collection, keptPaths.get());
+        return new Outcome(progress.position(), false, progress.servedEvents(), progress.told(), "reprojected", true);
+    }
+
+    /**
+     * A poll that began at {@code started} found no event: every event before it has been handed
+     * over, the stream replays no more, and it stands at the cursor's token.
+     */
+    private Progress polledNothing(MongoChangeStreamCursor<BsonDocument> cursor, SplitEvents fragments,
+            Progress progress, long started) {
+        lastEmptyPoll = started;
+        polledEmpty = true;
+        replaying = false;
+        BsonDocument idleToken = cursor.getResumeToken();
+        // A token between two fragments would resume in the middle of an event.
+        if (idleToken != null && !fragments.inTheMiddle()) {
+            return progress.at(idleToken);
+        }
+        return progress;
+    }
+
+    /** Pauses after a poll that answered at once, so a server that does not await is not polled in a spin. */
+    private static void pauseIfNotAwaited(long started) {
+        if (System.nanoTime() - started < IDLE_PAUSE.toNanos()) {
+            // Real time, not the engine clock: this only spaces out polls of a server that does not await.
+            LockSupport.parkNanos(IDLE_PAUSE.toNanos());
+        }
+    }
+
+    /**
+     * Hands a whole event over and moves past it. Ends the cursor when the stream closed while the
+     * event waited, and at an event that ends the stream.
+     */
+    private Step processChangeStreamDocument(BsonDocument event, Progress progress) {
+        SourceChange change = handOver(event);
+        if (change == null) {
+            // Closed while the event waited: the token stays before it, so a restart reads it again.
+            return new Step(progress, closedAt(progress));
+        }
+        BsonTimestamp time = change.clusterTime();
+        heard(time);
+        SourceChange.Operation operation = change.operation();
+        if (endsTheStream(operation)) {
+            // The history before a drop or an invalidate cannot be resumed into: start from now.
+            return new Step(progress, new Outcome(null, true, progress.servedEvents(), progress.told(),
+                    "ended (" + operation.name().toLowerCase() + ")", false));
+        }
+        BsonDocument eventToken = event.getDocument("_id", null);
+        Progress past = eventToken != null ? progress.at(eventToken) : progress;
+        lastEvent = eventToken;
+        lastEventTime = time;
+        if (heardFrom == null && eventToken != null) {
+            // Started from now: every event from this first one on is handed over
+            heardFrom = Checkpoint.at(eventToken, Set.of(), Set.of()).withLastEvent(eventToken, time);
+        }
+        return new Step(past, null);
+    }
+
+    /** Notes the cluster time of an event the listener took, when it is the newest so far. */
+    private void heard(@Nullable BsonTimestamp time) {
+        BsonTimestamp before = heardThrough;
+        if (time != null && (before == null || time.compareTo(before) > 0)) {
+            heardThrough = time;
+        }
+    }
+
+    /** Ends the cursor as the stream closes: its position is saved a last time. */
+    private Outcome closedAt(Progress progress) {
+        saveIfDue(progress, true);
+        return progress.end(false, "closed");
+    }
+
+    /** How a failure the server reported ends the cursor, and whether it loses the position. */
+    private Outcome errorHandled(MongoException ex, WatchPipeline.@Nullable Kind kind, Progress progress) {
+        if (closed) {
+            return progress.end(false, "closed");
+        }
+        StreamFailures.Next next = StreamFailures.next(ex);
+        if (!StreamFailures.isTransient(ex)) {
+            refused(kind, next);
+        }
+        // Only the server's word loses the position: a failover before the first event after a
+        // resume (NotPrimary, recovering, network) keeps the token and resumes after the backoff.
+        return switch (next) {
+            case HISTORY_LOST -> progress.end(true, "failed: " + ex.getMessage());
+            case EVENT_TOO_LARGE -> progress.end(true,
+                    "failed on an event over 16 MB, which no resume can read past: " + ex.getMessage());
+            case RESUME -> progress.end(false,
+                    (StreamFailures.isTransient(ex) ? "failed for a while: " : "failed: ") + ex.getMessage());
+        };
     }
 
     /**
@@ -598,13 +666,14 @@ public final class CollectionStream {
         }
     }
 
-    private Instant saveIfDue(@Nullable BsonDocument position, Instant lastSave, boolean force) {
+    private Progress saveIfDue(Progress progress, boolean force) {
+        BsonDocument position = progress.position();
         if (checkpoints == null || position == null || abandoned) {
-            return lastSave;
+            return progress;
         }
         Instant now = clock.now();
-        if (!force && Duration.between(lastSave, now).compareTo(checkpointInterval) < 0) {
-            return lastSave;
+        if (!force && Duration.between(progress.lastSave(), now).compareTo(checkpointInterval) < 0) {
+            return progress;
         }
         Checkpoint checkpoint;
         try {
@@ -612,10 +681,10 @@ public final class CollectionStream {
         }
         catch (RuntimeException ex) {
             log.warn("The pending partitions of {} are unknown, the checkpoint waits: {}", collection, ex.toString());
-            return lastSave;
+            return progress;
         }
         checkpoints.save(collection, checkpoint, now.toEpochMilli());
-        return now;
+        return progress.savedAt(now);
     }
 
     /** Waits on the engine clock, so tests move time by hand; {@link #close()} cuts the wait short. */
@@ -672,5 +741,38 @@ public final class CollectionStream {
      */
     private record Outcome(@Nullable BsonDocument token, boolean historyLost, boolean servedEvents, boolean told,
             String reason, boolean reprojected) {
+    }
+
+    /**
+     * Where one cursor stands, passed from step to step of {@link #readChangeStream}: the position it
+     * resumes from, whether it handed events over, whether its listener was told it opened, and when
+     * its checkpoint was last saved (or, before any save, when it began).
+     */
+    private record Progress(@Nullable BsonDocument position, boolean servedEvents, boolean told, Instant lastSave) {
+
+        Progress at(BsonDocument newPosition) {
+            return new Progress(newPosition, servedEvents, told, lastSave);
+        }
+
+        Progress serving() {
+            return new Progress(position, true, told, lastSave);
+        }
+
+        Progress toldOpen() {
+            return new Progress(position, servedEvents, true, lastSave);
+        }
+
+        Progress savedAt(Instant saved) {
+            return new Progress(position, servedEvents, told, saved);
+        }
+
+        /** How the cursor ends where it stands. */
+        Outcome end(boolean historyLost, String reason) {
+            return new Outcome(position, historyLost, servedEvents, told, reason, false);
+        }
+    }
+
+    /** What one event did: where the cursor stands after it, and how the cursor ended when it did. */
+    private record Step(Progress progress, @Nullable Outcome end) {
     }
 }

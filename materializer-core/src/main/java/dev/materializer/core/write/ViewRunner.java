@@ -5,9 +5,14 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
+import com.mongodb.ClientSessionOptions;
 import com.mongodb.MongoException;
+import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoCursor;
 import com.mongodb.client.MongoDatabase;
 import dev.materializer.core.PassOutcome;
 import dev.materializer.core.PassScope;
@@ -15,6 +20,7 @@ import dev.materializer.core.PassReport;
 import dev.materializer.core.VerifyReport;
 import dev.materializer.core.WriteMode;
 import dev.materializer.core.guard.ScopeGuard;
+import dev.materializer.core.guard.ScopeViolationException;
 import dev.materializer.core.hash.RowHasher;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.Generation;
@@ -22,6 +28,7 @@ import dev.materializer.core.ViewKey;
 import dev.materializer.core.view.ViewStatus;
 import org.bson.BsonValue;
 import org.bson.BsonDocument;
+import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -182,40 +189,15 @@ public final class ViewRunner {
         WriteMode mode = WriteMode.NONE;
         try {
             indexes.ensure(view.targetCollection());
-            StatusStore.StatusAtServerTime status = startingStatus(view, scope);
+            Start start = start(view, scope);
+            String holder = start.holder();
+            if (holder != null) {
+                return errored(view, mode, started, TargetHolder.refusal(view, holder));
+            }
+            StatusStore.StatusAtServerTime status = start.status();
             Generation current = status.status().generation();
             boolean arrived = status.arrived(view);
-            afterStartingStatus.run();
-            if (current == null || arrived) {
-                // Its first versions here replace every version of its partition: never another view's
-                BsonValue holder = statuses.holderOf(view.partition(), view.targetCollection());
-                if (holder != null && !ViewKey.idText(holder).equals(view.key().id())) {
-                    return new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started),
-                            TargetHolder.refusal(view, ViewKey.idText(holder)));
-                }
-                if (holder != null) {
-                    // Its own document holds it: another instance's pass flipped since the status was read.
-                    // The pass goes on from that flip, fenced as ever by its version and lease
-                    status = startingStatus(view);
-                    current = status.status().generation();
-                    arrived = status.arrived(view);
-                }
-            }
-            if ((arrived || current == null) && arrival.numberPastWhatIsThere(view)) {
-                // Its attempt is now numbered above what views that left the place left there (a view that
-                // arrived, or a new one where another just left): it removes all of it
-                status = startingStatus(view);
-                current = status.status().generation();
-                arrived = status.arrived(view);
-            }
-            else {
-                // An arrived view's generations are of its old place: they say nothing of the rows here
-                sweeper.sweepOnce(view, status.status(), status.serverNow());
-            }
-            // A view reading no other view's target needs none of their generations: the guard scopes
-            // its reads by partition alone
-            Map<String, @Nullable Generation> generations = readsViewTargets
-                    ? statuses.currentGenerations(view.partition()) : Map.of();
+            Map<String, @Nullable Generation> generations = generationsToGuard(view, readsViewTargets);
             mode = transactional ? WriteMode.TRANSACTION : WriteMode.GENERATION;
             // A view without versions of its own yet is written whole: its keys have no rows to replace
             KeyScope keys = current == null || current.isLegacy() || arrived ? null : scope;
@@ -229,9 +211,7 @@ public final class ViewRunner {
                 return run(view, null, note, readsViewTargets).scoped(PassScope.FULL, ex.getMessage());
             }
             catch (ViewRunException ex) {
-                PassReport errored = new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started),
-                        ex.getMessage());
-                return scoped(errored, scope, keys);
+                return scoped(errored(view, mode, started, ex.getMessage()), scope, keys);
             }
             mode = outcome.mode();
             return scoped(confirmed(view, outcome, current, status.status().version(), note, started), scope, keys);
@@ -242,8 +222,68 @@ public final class ViewRunner {
         }
         catch (MongoException ex) {
             // What reached here unclassified (a status read, a lease, a flip, the stored rows) is told apart now.
-            return new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started), refusal(ex));
+            return errored(view, mode, started, refusal(ex));
         }
+    }
+
+    /**
+     * Where a pass starts from: the view's status, read with the server's time (and read again where
+     * the steps below say). The first pass of a view in its place first checks that no other view
+     * document holds its target there; when one does, it names it, and the pass goes no further.
+     */
+    private Start start(ViewDefinition view, @Nullable KeyScope scope) throws PassSupersededException {
+        StatusStore.StatusAtServerTime status = startingStatus(view, scope);
+        boolean firstHere = firstHere(view, status);
+        afterStartingStatus.run();
+        if (firstHere) {
+            // Its first versions here replace every version of its partition: never another view's
+            BsonValue holder = statuses.holderOf(view.partition(), view.targetCollection());
+            if (holder != null && !ViewKey.idText(holder).equals(view.key().id())) {
+                return new Start(status, ViewKey.idText(holder));
+            }
+            if (holder != null) {
+                // Its own document holds it: another instance's pass flipped since the status was read.
+                // The pass goes on from that flip, fenced as ever by its version and lease
+                status = startingStatus(view);
+            }
+        }
+        return new Start(numberedPastOrSwept(view, status), null);
+    }
+
+    /**
+     * The status the pass goes on from: read again once the first pass of a view in its place has
+     * numbered its attempt past what is there; else the one it read, once it swept the generations
+     * no reader needs.
+     */
+    private StatusStore.StatusAtServerTime numberedPastOrSwept(ViewDefinition view,
+            StatusStore.StatusAtServerTime status) throws PassSupersededException {
+        if (firstHere(view, status) && arrival.numberPastWhatIsThere(view)) {
+            // Its attempt is now numbered above what views that left the place left there (a view that
+            // arrived, or a new one where another just left): it removes all of it
+            return startingStatus(view);
+        }
+        // An arrived view's generations are of its old place: they say nothing of the rows here
+        sweeper.sweepOnce(view, status.status(), status.serverNow());
+        return status;
+    }
+
+    /** Whether the pass is the view's first in its place: it has no generation, or one of another place. */
+    private static boolean firstHere(ViewDefinition view, StatusStore.StatusAtServerTime status) {
+        return status.status().generation() == null || status.arrived(view);
+    }
+
+    /** The current generations of the other views' targets the guard needs for the view. */
+    private Map<String, @Nullable Generation> generationsToGuard(ViewDefinition view, boolean readsViewTargets) {
+        // A view reading no other view's target needs none of their generations: the guard scopes
+        // its reads by partition alone
+        return readsViewTargets ? statuses.currentGenerations(view.partition()) : Map.of();
+    }
+
+    /**
+     * The status a pass starts from, and the other view document that holds the view's target in its
+     * partition (null when none does, or the view's own does).
+     */
+    private record Start(StatusStore.StatusAtServerTime status, @Nullable String holder) {
     }
 
     /**
@@ -341,12 +381,12 @@ public final class ViewRunner {
      * @param clusterTime the cluster time of the newest event the pass covers
      * @throws MongoException when the server cannot reach it within {@code maxTime}
      */
-    public void awaitClusterTime(org.bson.BsonTimestamp clusterTime) {
+    public void awaitClusterTime(BsonTimestamp clusterTime) {
         if (sessions == null) {
             return;
         }
-        try (com.mongodb.client.ClientSession session = sessions.startSession(
-                com.mongodb.ClientSessionOptions.builder().causallyConsistent(true).build())) {
+        try (ClientSession session = sessions.startSession(
+                ClientSessionOptions.builder().causallyConsistent(true).build())) {
             session.advanceOperationTime(clusterTime);
             statuses.probe(session, options.maxTime());
         }
@@ -364,18 +404,18 @@ public final class ViewRunner {
      * @throws MongoException when the deployment fails, or the filter fails
      */
     public void find(ViewDefinition view, BsonDocument filter, BsonDocument projection,
-            java.util.function.Predicate<BsonDocument> taker) {
+            Predicate<BsonDocument> taker) {
         List<BsonDocument> stages = List.of(new BsonDocument("$match", filter), new BsonDocument("$project", projection));
         List<BsonDocument> scoped;
         try {
             scoped = guard.scope(stages, view.partition(), view.collections(), view.primarySource(), Map.of());
         }
-        catch (dev.materializer.core.guard.ScopeViolationException ex) {
+        catch (ScopeViolationException ex) {
             throw new IllegalStateException("a key query must not need the guard's refusal: " + ex.getMessage(), ex);
         }
-        try (com.mongodb.client.MongoCursor<BsonDocument> cursor = database
+        try (MongoCursor<BsonDocument> cursor = database
             .getCollection(view.primarySource(), BsonDocument.class).aggregate(scoped)
-            .maxTime(options.maxTime().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+            .maxTime(options.maxTime().toMillis(), TimeUnit.MILLISECONDS)
             .batchSize(KEY_QUERY_BATCH)
             .cursor()) {
             while (cursor.hasNext() && taker.test(cursor.next())) {
@@ -480,6 +520,11 @@ public final class ViewRunner {
     private static PassReport report(ViewDefinition view, WriteOutcome outcome, long started) {
         return new PassReport(view.key(), outcome.mode(), outcome.changed() ? PassOutcome.CHANGED : PassOutcome.UNCHANGED,
                 outcome.rowsWritten(), outcome.rowsRemoved(), since(started), null);
+    }
+
+    /** The report of a pass that ended in an error of the view. */
+    private static PassReport errored(ViewDefinition view, WriteMode mode, long started, String error) {
+        return new PassReport(view.key(), mode, PassOutcome.ERRORED, 0, 0, since(started), error);
     }
 
     private static Duration since(long started) {
