@@ -221,11 +221,14 @@ final class RollingRestartRun implements AutoCloseable {
      * @param beforeStop with the writes not applied at the stop: the passes that finished between the
      *     write and the {@code close()} (none, unless something ran them without the clock), else none
      * @param closeNanos how long its {@code close()} took
+     * @param resumesFrom the checkpoint of orders its stream was to resume from when it started again
+     *     (its own, else the newest other one), in words: whose, the live set it was saved under and
+     *     how many partitions it listed pending
      * @param startNanos from its {@code start()} until it said it runs
      * @param phases the phases, in order
      */
     record Step(String stopped, String startedAs, List<String> written, long writtenOfStopped,
-            List<Logged> beforeStop, long closeNanos, long startNanos, List<Phase> phases) {
+            List<Logged> beforeStop, long closeNanos, String resumesFrom, long startNanos, List<Phase> phases) {
 
         boolean settled() {
             return phases.stream().allMatch(Phase::settled);
@@ -550,6 +553,28 @@ final class RollingRestartRun implements AutoCloseable {
         return saved;
     }
 
+    /**
+     * The checkpoint of orders an instance starting now resumes from, as the engine chooses it (its
+     * own, else the newest by the time saved), in words ("c's, live b, c, 12 pending"); read through
+     * the report's own client, in no count.
+     */
+    private String toResumeFrom(String instance) {
+        Document chosen = checkpointOf(instance);
+        if (chosen == null || chosen.get("token") == null) {
+            chosen = data.getCollection(base.checkpointsCollection())
+                .find(Filters.and(Filters.eq("kind", "stream"), Filters.eq("collection", Scenario.ORDERS),
+                        Filters.exists("token")))
+                .sort(new Document("at", -1))
+                .first();
+        }
+        if (chosen == null) {
+            return "none";
+        }
+        return String.format("%s's, live %s, %d pending", chosen.getString("instance"),
+                String.join(" ", chosen.getList("live", String.class, List.of())),
+                chosen.getList("pending", String.class, List.of()).size());
+    }
+
     /** Whether a checkpoint of orders with a position exists: the instance's, or any one's when null. */
     private boolean checkpointOfOrders(@Nullable String instance) {
         Bson saved = Filters.and(Filters.eq("kind", "stream"), Filters.eq("collection", Scenario.ORDERS),
@@ -603,6 +628,7 @@ final class RollingRestartRun implements AutoCloseable {
             mark = phase(Stage.WRITES, mark, settled, phases);
         }
 
+        String resumesFrom = toResumeFrom(startedAs);
         long startBegan = System.nanoTime();
         EngineRun back = launch(startedAs);
         settled = awaitRunning(back);
@@ -612,7 +638,8 @@ final class RollingRestartRun implements AutoCloseable {
         settled &= afterPhase(Map.of());
         phase(Stage.BACK, mark, settled, phases);
         long ofStopped = written.stream().filter(tenant -> Rendezvous.owner(tenant, liveBefore).equals(stopped)).count();
-        return new Step(stopped, startedAs, written, ofStopped, beforeStop, closeNanos, startNanos, phases);
+        return new Step(stopped, startedAs, written, ofStopped, beforeStop, closeNanos, resumesFrom, startNanos,
+                phases);
     }
 
     /**

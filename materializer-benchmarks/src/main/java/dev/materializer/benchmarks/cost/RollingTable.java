@@ -181,8 +181,8 @@ final class RollingTable {
                     n(CommandCounter.total(phase.commands())), n(Figures.commandsWithoutStreams(phase.traffic())),
                     phase.nanos() / 1e9));
         }
-        return String.join("; ", parts) + String.format("; close %s ms, start to running %s ms",
-                n(Math.round(step.closeNanos() / 1e6)), n(Math.round(step.startNanos() / 1e6)));
+        return String.join("; ", parts) + String.format("; close %s ms, start to running %s ms; resumed from %s",
+                n(Math.round(step.closeNanos() / 1e6)), n(Math.round(step.startNanos() / 1e6)), step.resumesFrom());
     }
 
     /** The passes one by one (up to {@link #LISTED}), else counted by instance, definition, outcome, scope and note. */
