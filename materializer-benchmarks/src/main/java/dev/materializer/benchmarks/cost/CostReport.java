@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * ./mvnw -pl materializer-benchmarks -am -DskipTests package
  * java -cp materializer-benchmarks/target/benchmarks.jar dev.materializer.benchmarks.cost.CostReport \
  *     [--quick] [--sizes 1000,10000,100000] [--group-docs 1000000] [--burst-tenants 1,100,1000]
- *     [--rolling-tenants 1000] [--repeats 3] [--only burst,delete-tenants] [--label "now (main @ abc1234)"]
+ *     [--rolling-tenants 1000] [--rolling-unapplied true] [--rolling-checkpoint-wait true] [--repeats 3]
+ *     [--only burst,delete-tenants] [--label "now (main @ abc1234)"]
  * </pre>
  *
  * For each scenario: load the data, start the engine, wait until its views have settled, then per
@@ -42,8 +43,9 @@ public final class CostReport {
     static final int OTHER_PARTITION_ROWS = 1_000;
 
     private static final String USAGE = "usage: CostReport [--quick] [--sizes 1000,10000,100000] [--group-docs 1000000]"
-            + " [--burst-tenants 1,100,1000] [--delete-tenants 100,1000] [--rolling-tenants 1000] [--repeats 3] [--only " + CostRow.names().replace(", ", ",") + "]"
-            + " [--label TEXT]";
+            + " [--burst-tenants 1,100,1000] [--delete-tenants 100,1000] [--rolling-tenants 1000]"
+            + " [--rolling-unapplied true|false] [--rolling-checkpoint-wait true|false] [--repeats 3] [--only "
+            + CostRow.names().replace(", ", ",") + "] [--label TEXT]";
 
     private static final int MAX_SIZE = 10_000_000;
 
@@ -58,13 +60,18 @@ public final class CostReport {
      * @param groupDocs the source documents of the group-by view's partition
      * @param burstTenants the tenants of the bursts, each a scenario of its own
      * @param rollingTenants the tenants of the rolling restarts, each a measurement of its own
+     * @param rollingUnapplied whether the rolling restarts also run the variants whose writes are heard
+     *     but not applied when the instance stops ({@code --rolling-unapplied})
+     * @param rollingCheckpointWait whether each phase of a rolling restart ends with the wait for fresh
+     *     checkpoints ({@code --rolling-checkpoint-wait}; without it, the steps follow as fast as the clock allows)
      * @param repeats changes measured per scenario (the median is printed)
      * @param rows the kinds of scenario to run ({@code --only}; all by default)
      * @param quick whether {@code --quick} was given (small defaults)
      * @param label the heading of the column of this run's figures
      */
     record Settings(List<Integer> sizes, int groupDocs, List<Integer> burstTenants, List<Integer> deleteTenants,
-            List<Integer> rollingTenants, int repeats, Set<CostRow> rows, boolean quick, String label) {
+            List<Integer> rollingTenants, boolean rollingUnapplied, boolean rollingCheckpointWait, int repeats,
+            Set<CostRow> rows, boolean quick, String label) {
 
         static Settings parse(String... args) {
             boolean quick = List.of(args).contains("--quick");
@@ -73,6 +80,8 @@ public final class CostReport {
             List<Integer> burstTenants = quick ? List.of(1, 100) : List.of(1, 100, 1_000);
             List<Integer> deleteTenants = quick ? List.of(100) : List.of(100, 1_000);
             List<Integer> rollingTenants = quick ? List.of(100) : List.of(1_000);
+            boolean rollingUnapplied = true;
+            boolean rollingCheckpointWait = true;
             int repeats = quick ? 1 : 3;
             Set<CostRow> rows = EnumSet.allOf(CostRow.class);
             String label = "now (this run)";
@@ -84,13 +93,12 @@ public final class CostReport {
                     }
                     case "--help", "-h" -> throw new IllegalArgumentException(ReportArguments.USAGE);
                     case "--sizes", "--group-docs", "--burst-tenants", "--delete-tenants", "--rolling-tenants",
-                            "--repeats", "--only", "--label" -> {
+                            "--rolling-unapplied", "--rolling-checkpoint-wait", "--repeats", "--only", "--label" -> {
                         // takes a value, below
                     }
                     default -> throw new IllegalArgumentException("unknown option '" + arg + "' (the options are"
                             + " --quick, --sizes, --group-docs, --burst-tenants, --delete-tenants, --rolling-tenants,"
-                            + " --repeats, --only and"
-                            + " --label)");
+                            + " --rolling-unapplied, --rolling-checkpoint-wait, --repeats, --only and --label)");
                 }
                 if (index + 1 >= args.length || args[index + 1].startsWith("--")) {
                     throw new IllegalArgumentException(arg + " needs a value, e.g. " + example(arg));
@@ -102,6 +110,8 @@ public final class CostReport {
                     case "--burst-tenants" -> burstTenants = sizes(arg, value, MAX_TENANTS);
                     case "--delete-tenants" -> deleteTenants = sizes(arg, value, MAX_DELETE_TENANTS);
                     case "--rolling-tenants" -> rollingTenants = sizes(arg, value, MAX_TENANTS);
+                    case "--rolling-unapplied" -> rollingUnapplied = yesOrNo(arg, value);
+                    case "--rolling-checkpoint-wait" -> rollingCheckpointWait = yesOrNo(arg, value);
                     case "--only" -> rows = rows(value);
                     case "--repeats" -> repeats = number(arg, value, 1, 100);
                     default -> {
@@ -113,7 +123,7 @@ public final class CostReport {
                 }
             }
             return new Settings(List.copyOf(sizes), groupDocs, List.copyOf(burstTenants), List.copyOf(deleteTenants),
-                    List.copyOf(rollingTenants),
+                    List.copyOf(rollingTenants), rollingUnapplied, rollingCheckpointWait,
                     repeats, Set.copyOf(rows), quick, label);
         }
 
@@ -127,6 +137,15 @@ public final class CostReport {
                 sizes.add(number(option, size.trim(), 1, max));
             }
             return new ArrayList<>(sizes);
+        }
+
+        private static boolean yesOrNo(String option, String value) {
+            return switch (value) {
+                case "true" -> true;
+                case "false" -> false;
+                default -> throw new IllegalArgumentException(option + ": '" + value + "' is neither true nor false,"
+                        + " e.g. " + example(option));
+            };
         }
 
         private static Set<CostRow> rows(String value) {
@@ -162,6 +181,8 @@ public final class CostReport {
                 case "--burst-tenants" -> "--burst-tenants 100,1000,10000";
                 case "--delete-tenants" -> "--delete-tenants 100,1000";
                 case "--rolling-tenants" -> "--rolling-tenants 100,1000";
+                case "--rolling-unapplied" -> "--rolling-unapplied false";
+                case "--rolling-checkpoint-wait" -> "--rolling-checkpoint-wait false";
                 case "--only" -> "--only burst";
                 case "--repeats" -> "--repeats 3";
                 default -> "--label \"now (main @ abc1234)\"";
@@ -251,7 +272,8 @@ public final class CostReport {
         List<RollingRestartRun.Result> rollingRestarts = new ArrayList<>();
         for (RollingRestart rolling : settings.rollingRestarts()) {
             progress.printf("[%s] %s (load %s)%n", elapsed(began), rolling.name(), Meter.loadAverage());
-            rollingRestarts.add(measure(rolling, options, progress, began));
+            rollingRestarts.add(measure(rolling, options, settings.rollingUnapplied(), settings.rollingCheckpointWait(),
+                    progress, began));
             System.gc();
         }
         Duration took = Duration.ofNanos(System.nanoTime() - began);
@@ -259,50 +281,59 @@ public final class CostReport {
         return new Run(settings, machine, loadAtStart, Meter.loadAverage(), took, options, results, rollingRestarts);
     }
 
-    /** Every variant of a rolling restart, one after the other on one server: without writes first. */
+    /**
+     * Every variant of a rolling restart, one after the other on one server: without writes first, those
+     * whose writes are not applied at the stop last (when asked for); each phase ends with the wait for
+     * fresh checkpoints when asked for.
+     */
     private static RollingRestartRun.Result measure(RollingRestart rolling, MaterializerOptions options,
-            PrintStream progress, long began) throws InterruptedException {
+            boolean unapplied, boolean checkpointWait, PrintStream progress, long began) throws InterruptedException {
         List<RollingRestartRun.Variant> variants = new ArrayList<>();
         double loadSeconds = 0;
         RollingRestartRun.Start start = null;
-        try (RollingRestartRun run = new RollingRestartRun(rolling, options)) {
+        try (RollingRestartRun run = new RollingRestartRun(rolling, options, checkpointWait)) {
             long loadBegan = System.nanoTime();
             run.load();
             loadSeconds = (System.nanoTime() - loadBegan) / 1e9;
-            progress.printf("           loaded in %.1f s; starting instances %s%n", loadSeconds,
-                    String.join(", ", RollingRestartRun.FIRST_IDS));
+            progress.printf("           loaded in %.1f s; starting instances %s%s%n", loadSeconds,
+                    String.join(", ", RollingRestartRun.FIRST_IDS), checkpointWait ? ""
+                            : " (no wait for checkpoints between phases)");
             start = run.start();
             progress.printf("           %s in %.1f s (%s passes): %s%n", !start.running() ? "NOT RUNNING"
                     : start.settled() ? "settled" : "DID NOT SETTLE", start.seconds(), Figures.n(start.passes()),
                     start.described());
             if (!start.settled()) {
-                return new RollingRestartRun.Result(rolling, loadSeconds, start, null, variants, "the instances did not "
-                        + (start.running() ? "settle" : "say they run") + " within " + EngineRun.WAIT.toMinutes() + " min");
+                return new RollingRestartRun.Result(rolling, loadSeconds, start, null, checkpointWait, variants,
+                        "the instances did not " + (start.running() ? "settle" : "say they run") + " within "
+                                + EngineRun.WAIT.toMinutes() + " min");
             }
             // Before any event on the orders: no stream has a position to save yet (on this server).
-            RollingRestartRun.Variant cold = run.restartEach(RollingRestartRun.Ids.SAME, false);
+            RollingRestartRun.Variant cold = run.restartEach(RollingRestartRun.Ids.SAME, RollingRestartRun.Writes.NONE);
             variants.add(cold);
             progress.printf("[%s]   %s: %s%n", elapsed(began), cold.name(), RollingTable.progress(cold));
             if (cold.error() != null) {
-                return new RollingRestartRun.Result(rolling, loadSeconds, start, null, variants, cold.error());
+                return new RollingRestartRun.Result(rolling, loadSeconds, start, null, checkpointWait, variants,
+                        cold.error());
             }
             RollingRestartRun.WarmUp warmUp = run.warmUp();
             progress.printf("[%s]   one order written in one tenant: %s passes, %s, %.1f s%n", elapsed(began),
                     Figures.n(warmUp.passes()), warmUp.checkpointed() ? "every instance saved a checkpoint of orders"
                             : "NOT every instance saved a checkpoint of orders", warmUp.seconds());
-            for (RollingRestartRun.Plan plan : RollingRestartRun.AFTER_WARM_UP) {
+            for (RollingRestartRun.Plan plan : RollingRestartRun.afterWarmUp(unapplied)) {
                 RollingRestartRun.Variant variant = run.restartEach(plan.ids(), plan.writes());
                 variants.add(variant);
                 progress.printf("[%s]   %s: %s%n", elapsed(began), variant.name(), RollingTable.progress(variant));
                 if (variant.error() != null) {
-                    return new RollingRestartRun.Result(rolling, loadSeconds, start, warmUp, variants, variant.error());
+                    return new RollingRestartRun.Result(rolling, loadSeconds, start, warmUp, checkpointWait, variants,
+                            variant.error());
                 }
             }
-            return new RollingRestartRun.Result(rolling, loadSeconds, start, warmUp, variants, null);
+            return new RollingRestartRun.Result(rolling, loadSeconds, start, warmUp, checkpointWait, variants, null);
         }
         catch (RuntimeException ex) {
             progress.printf("           FAILED: %s%n", ex);
-            return new RollingRestartRun.Result(rolling, loadSeconds, start, null, variants, ex.toString());
+            return new RollingRestartRun.Result(rolling, loadSeconds, start, null, checkpointWait, variants,
+                    ex.toString());
         }
     }
 

@@ -2,6 +2,7 @@ package dev.materializer.benchmarks.cost;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +11,9 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoDatabase;
@@ -24,6 +27,7 @@ import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.PassReport;
 import dev.materializer.core.PassScope;
+import dev.materializer.core.VerifyReport;
 import dev.materializer.core.cluster.Rendezvous;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.core.ViewState;
@@ -39,7 +43,10 @@ import org.jspecify.annotations.Nullable;
  * them one at a time: close (gracefully: it leaves, its streams save their last checkpoints), the
  * others take its partitions, optionally a write in each of a few tenants, start again under the
  * same id or a new one, wait until all three see each other and are idle. Each variant
- * ({@link Ids} × writes or not) restarts every instance once, on the same server, one after the other.
+ * ({@link Ids} × {@link Writes}) restarts every instance once, on the same server, one after the other.
+ * With {@link Writes#UNAPPLIED} the writes come before the stop: every instance hears them, the clock
+ * stays, so the stopping instance's passes for them have not run when it closes, and its take-over
+ * must apply them.
  *
  * <p>What it counts per phase of a step: the pass reports of every instance ({@code onPassFinished}:
  * each is a view whose pipeline ran), the commands of every instance's client, by name and (through
@@ -52,7 +59,10 @@ import org.jspecify.annotations.Nullable;
  * passes caused, until two rounds in a row start no pass, hear no change and leave every instance
  * caught up; then, once any instance has a position of {@code orders}, moves of 6 s (past the
  * streams' checkpoint interval) until every instance saved a checkpoint of it under the live set,
- * nothing pending: a cluster whose instances take seconds to restart has that between two steps.
+ * nothing pending (after a phase with writes, saved after it heard them): a cluster whose instances
+ * take seconds to restart has that between two steps.
+ * Without that wait ({@code checkpointWait} false: the first version of this run) the phases follow
+ * each other as fast as the clock allows.
  * Heartbeats are judged in the server's time, so while it waits the run also beats for
  * every running instance every {@link #KEEP_ALIVE} of wall time ({@link EngineDiagnostics#beat}):
  * without that, a long wait would let the others count an instance dead.
@@ -95,8 +105,39 @@ final class RollingRestartRun implements AutoCloseable {
         }
     }
 
-    /** A variant to run: how the instances come back, and whether each step writes while one is down. */
-    record Plan(Ids ids, boolean writes) {
+    /** Whether and when a step writes. */
+    enum Writes {
+
+        /** No write. */
+        NONE("no", "without writes"),
+
+        /** One order in each of a few tenants while the instance is down, heard and settled. */
+        WHILE_DOWN("yes", "with writes"),
+
+        /**
+         * One order in each of a few tenants of the instance just before it stops: heard by every
+         * instance, the clock not moved, so its passes for them have not run when it closes.
+         */
+        UNAPPLIED("heard, not applied, at the stop", "with writes heard but not applied at the stop");
+
+        /** In the table's column of the writes. */
+        final String cell;
+
+        /** In a variant's name. */
+        final String words;
+
+        Writes(String cell, String words) {
+            this.cell = cell;
+            this.words = words;
+        }
+
+        boolean any() {
+            return this != NONE;
+        }
+    }
+
+    /** A variant to run: how the instances come back, and whether and when each step writes. */
+    record Plan(Ids ids, Writes writes) {
     }
 
     /**
@@ -104,13 +145,30 @@ final class RollingRestartRun implements AutoCloseable {
      * time, the streams of the instances opened before any checkpoint of {@code orders} existed;
      * the second time every one resumed from a checkpoint.
      */
-    static final List<Plan> AFTER_WARM_UP = List.of(new Plan(Ids.SAME, false), new Plan(Ids.SAME, false),
-            new Plan(Ids.SAME, true), new Plan(Ids.NEW, false), new Plan(Ids.NEW, true));
+    static final List<Plan> AFTER_WARM_UP = List.of(new Plan(Ids.SAME, Writes.NONE), new Plan(Ids.SAME, Writes.NONE),
+            new Plan(Ids.SAME, Writes.WHILE_DOWN), new Plan(Ids.NEW, Writes.NONE), new Plan(Ids.NEW, Writes.WHILE_DOWN));
+
+    /** The variants with the writes heard but not applied at the stop, after the others when asked for. */
+    static final List<Plan> UNAPPLIED_AT_STOP = List.of(new Plan(Ids.SAME, Writes.UNAPPLIED),
+            new Plan(Ids.NEW, Writes.UNAPPLIED));
+
+    /** The variants after the warm-up, with or without those of the writes not applied at the stop. */
+    static List<Plan> afterWarmUp(boolean unapplied) {
+        if (!unapplied) {
+            return AFTER_WARM_UP;
+        }
+        List<Plan> plans = new ArrayList<>(AFTER_WARM_UP);
+        plans.addAll(UNAPPLIED_AT_STOP);
+        return List.copyOf(plans);
+    }
 
     /** The phases of one step. */
     enum Stage {
 
-        /** The instance closes; the others see it gone and take its partitions. */
+        /**
+         * The instance closes; the others see it gone and take its partitions. With the writes not
+         * applied at the stop, they come first in this phase.
+         */
         TAKEOVER("stop and take-over"),
 
         /** One order in each of a few tenants, while the instance is down. */
@@ -160,12 +218,17 @@ final class RollingRestartRun implements AutoCloseable {
      * @param startedAs the id it came back under
      * @param written the tenants written to while it was down (none without writes)
      * @param writtenOfStopped how many of them it owned before it stopped
+     * @param beforeStop with the writes not applied at the stop: the passes that finished between the
+     *     write and the {@code close()} (none, unless something ran them without the clock), else none
      * @param closeNanos how long its {@code close()} took
+     * @param resumesFrom the checkpoint of orders its stream was to resume from when it started again
+     *     (its own, else the newest other one), in words: whose, the live set it was saved under and
+     *     how many partitions it listed pending
      * @param startNanos from its {@code start()} until it said it runs
      * @param phases the phases, in order
      */
-    record Step(String stopped, String startedAs, List<String> written, long writtenOfStopped, long closeNanos,
-            long startNanos, List<Phase> phases) {
+    record Step(String stopped, String startedAs, List<String> written, long writtenOfStopped,
+            List<Logged> beforeStop, long closeNanos, String resumesFrom, long startNanos, List<Phase> phases) {
 
         boolean settled() {
             return phases.stream().allMatch(Phase::settled);
@@ -185,16 +248,18 @@ final class RollingRestartRun implements AutoCloseable {
     /**
      * A rolling restart of every instance, measured.
      * @param ids how the instances came back
-     * @param writes whether each step wrote while its instance was down
+     * @param writes whether and when each step wrote
      * @param checkpointed whether any checkpoint of {@code orders} existed at its start (none before
      *     the first event on it, on this server)
      * @param openedFromNow of the instances running at its start, those whose stream of {@code orders}
      *     opened with no checkpoint of it to resume from (started from now)
      * @param steps the steps, in order
+     * @param outOfSync with writes, after the last step: the views the writes touched whose stored rows
+     *     differ from a fresh run of their pipeline ({@code verify}, outside the counts), with what differs
      * @param error why it stopped early, or null
      */
-    record Variant(Ids ids, boolean writes, boolean checkpointed, int openedFromNow, List<Step> steps,
-            @Nullable String error) {
+    record Variant(Ids ids, Writes writes, boolean checkpointed, int openedFromNow, List<Step> steps,
+            List<String> outOfSync, @Nullable String error) {
 
         List<Logged> passes() {
             List<Logged> passes = new ArrayList<>();
@@ -241,7 +306,8 @@ final class RollingRestartRun implements AutoCloseable {
         }
 
         boolean settled() {
-            return error == null && steps.size() == FIRST_IDS.size() && steps.stream().allMatch(Step::settled);
+            return error == null && steps.size() == FIRST_IDS.size() && steps.stream().allMatch(Step::settled)
+                    && outOfSync.isEmpty();
         }
 
         /** The views the writes touched: every view of every tenant written to. */
@@ -258,7 +324,7 @@ final class RollingRestartRun implements AutoCloseable {
         }
 
         String name() {
-            return (writes ? "with writes" : "without writes") + ", back under " + ids.words + history(", ");
+            return writes.words + ", back under " + ids.words + history(", ");
         }
 
         /** What the streams of orders had behind them at its start, after the separator; "" when every one resumed. */
@@ -286,16 +352,20 @@ final class RollingRestartRun implements AutoCloseable {
      * @param loadSeconds how long writing the sources and views took
      * @param start how the start of the three went, null when it failed before
      * @param warmUp the write after the variant before any event, null when not made
+     * @param checkpointWait whether each phase ended with the wait for fresh checkpoints
      * @param variants the variants measured
      * @param error why it stopped early, or null
      */
     record Result(RollingRestart setup, double loadSeconds, @Nullable Start start, @Nullable WarmUp warmUp,
-            List<Variant> variants, @Nullable String error) {
+            boolean checkpointWait, List<Variant> variants, @Nullable String error) {
     }
 
     private final RollingRestart setup;
 
     private final MaterializerOptions base;
+
+    /** Whether each phase ends with the wait for fresh checkpoints of {@code orders}. */
+    private final boolean checkpointWait;
 
     private final InProcessMongo mongo = new InProcessMongo(new CountingBackend());
 
@@ -324,9 +394,15 @@ final class RollingRestartRun implements AutoCloseable {
 
     private int newIds;
 
-    RollingRestartRun(RollingRestart setup, MaterializerOptions base) {
+    /**
+     * @param setup the tenants and views
+     * @param base the engine's options
+     * @param checkpointWait whether each phase ends with the wait for fresh checkpoints of {@code orders}
+     */
+    RollingRestartRun(RollingRestart setup, MaterializerOptions base, boolean checkpointWait) {
         this.setup = setup;
         this.base = base;
+        this.checkpointWait = checkpointWait;
         this.setupClient = mongo.client();
         this.data = setupClient.getDatabase(DATABASE);
     }
@@ -356,7 +432,7 @@ final class RollingRestartRun implements AutoCloseable {
     }
 
     /** Restarts every running instance once, in the order they run, and measures each step. */
-    Variant restartEach(Ids ids, boolean withWrites) throws InterruptedException {
+    Variant restartEach(Ids ids, Writes withWrites) throws InterruptedException {
         boolean checkpointed = checkpointOfOrders(null);
         int openedFromNow = (int) running.keySet().stream().filter(instance -> !openedFromCheckpoint.get(instance)).count();
         List<Step> steps = new ArrayList<>();
@@ -364,11 +440,34 @@ final class RollingRestartRun implements AutoCloseable {
             for (String instance : new ArrayList<>(running.keySet())) {
                 steps.add(step(instance, ids == Ids.SAME ? instance : newId(), withWrites));
             }
-            return new Variant(ids, withWrites, checkpointed, openedFromNow, steps, null);
+            Variant measured = new Variant(ids, withWrites, checkpointed, openedFromNow, steps, List.of(), null);
+            return withWrites.any() ? new Variant(ids, withWrites, checkpointed, openedFromNow, steps,
+                    outOfSync(measured.viewsTouched()), null) : measured;
         }
-        catch (RuntimeException ex) {
-            return new Variant(ids, withWrites, checkpointed, openedFromNow, steps, ex.toString());
+        catch (RuntimeException | ExecutionException | TimeoutException ex) {
+            return new Variant(ids, withWrites, checkpointed, openedFromNow, steps, List.of(), ex.toString());
         }
+    }
+
+    /**
+     * Compares the stored rows of each view with a fresh run of its pipeline, on the first running
+     * instance (it writes nothing and reports no pass; its commands fall between two phases, counted
+     * in none).
+     * @return the views whose rows differ, with the counts of what differs
+     */
+    private List<String> outOfSync(Set<String> viewIds) throws InterruptedException, ExecutionException,
+            TimeoutException {
+        EngineRun checker = running.values().iterator().next();
+        List<String> differing = new ArrayList<>();
+        for (String viewId : viewIds) {
+            VerifyReport report = checker.engine.verify(viewId.substring(0, viewId.indexOf(':')), viewId)
+                .get(EngineRun.WAIT.toMillis(), TimeUnit.MILLISECONDS);
+            if (!report.inSync()) {
+                differing.add(String.format("%s (missing %d, changed %d, extra %d%s)", viewId, report.missing(),
+                        report.changed(), report.extra(), report.error() == null ? "" : ", " + report.error()));
+            }
+        }
+        return List.copyOf(differing);
     }
 
     /**
@@ -376,14 +475,17 @@ final class RollingRestartRun implements AutoCloseable {
      * interval until every running instance has saved a checkpoint of {@code orders}. This server's
      * idle change streams have no resume token (no post-batch resume token, see the compatibility
      * notes), so until a first event no instance saves a position of {@code orders}; MongoDB's
-     * idle streams have one. After this the cluster is as one that has run a while.
+     * idle streams have one. After this the cluster is as one that has run a while. It waits for
+     * the checkpoints also without the wait between phases, as the first version of the run did.
      */
     WarmUp warmUp() throws InterruptedException {
         long began = System.nanoTime();
         int passesBefore = passLog.size();
-        long heardBefore = heard();
+        Map<String, Long> heardBefore = heardByInstance();
         setup.write(data, List.of(RollingRestart.partition(0)), writes++);
-        boolean done = awaitHeard(heardBefore + 1) && settle(true) && awaitCheckpoints();
+        boolean done = awaitHeardByEach(heardBefore, 1);
+        Map<String, Date> stale = savedAt();
+        done = done && settle(true) && awaitCheckpoints(stale);
         return new WarmUp(done, passLog.size() - passesBefore, seconds(began));
     }
 
@@ -393,15 +495,18 @@ final class RollingRestartRun implements AutoCloseable {
      * happens within seconds on a cluster whose instances take longer to restart than that. Without
      * it the next step may find a checkpoint saved before its writer took partitions over, which
      * answers for none of them (see the README: the steps as fast as the clock allows).
+     * @param stale per instance, when its checkpoint was saved before it heard the phase's writes:
+     *     it must save again (a checkpoint before the newest event is not alongside the others', so a
+     *     newcomer resuming from one of those would not take its word); empty without writes
      */
-    private boolean awaitCheckpoints() {
+    private boolean awaitCheckpoints(Map<String, Date> stale) {
         List<String> live = new ArrayList<>(new TreeSet<>(running.keySet()));
         long deadline = System.nanoTime() + EngineRun.WAIT.toNanos();
         while (System.nanoTime() < deadline) {
             clock.advance(CHECKPOINT_STEP);
             long pollUntil = System.nanoTime() + LIVE_POLL_MILLIS * 1_000_000L;
             while (System.nanoTime() < pollUntil) {
-                if (live.stream().allMatch(instance -> savedUnder(instance, live))) {
+                if (live.stream().allMatch(instance -> savedUnder(instance, live, stale.get(instance)))) {
                     return true;
                 }
                 keepAlive();
@@ -411,16 +516,63 @@ final class RollingRestartRun implements AutoCloseable {
         return false;
     }
 
-    /** Whether the instance's checkpoint of orders was saved under the live set, with nothing pending. */
-    private boolean savedUnder(String instance, List<String> live) {
-        Document checkpoint = data.getCollection(base.checkpointsCollection())
-            .find(Filters.eq("_id", "stream:" + Scenario.ORDERS + "@" + instance)).first();
+    /**
+     * Whether the instance's checkpoint of orders was saved under the live set, with nothing pending,
+     * and after {@code stale} when given.
+     */
+    private boolean savedUnder(String instance, List<String> live, @Nullable Date stale) {
+        Document checkpoint = checkpointOf(instance);
         if (checkpoint == null || checkpoint.get("token") == null) {
+            return false;
+        }
+        if (stale != null && !checkpoint.getDate("at").after(stale)) {
             return false;
         }
         List<String> savedLive = checkpoint.getList("live", String.class, List.of());
         return new TreeSet<>(savedLive).equals(new TreeSet<>(live))
                 && checkpoint.getList("pending", String.class, List.of()).isEmpty();
+    }
+
+    private @Nullable Document checkpointOf(String instance) {
+        return data.getCollection(base.checkpointsCollection())
+            .find(Filters.eq("_id", "stream:" + Scenario.ORDERS + "@" + instance)).first();
+    }
+
+    /**
+     * Per running instance with a checkpoint of orders: when it was saved (the engine's clock). Read
+     * once every instance heard a phase's writes, a save after it covers them.
+     */
+    private Map<String, Date> savedAt() {
+        Map<String, Date> saved = new TreeMap<>();
+        for (String instance : running.keySet()) {
+            Document checkpoint = checkpointOf(instance);
+            if (checkpoint != null && checkpoint.getDate("at") != null) {
+                saved.put(instance, checkpoint.getDate("at"));
+            }
+        }
+        return saved;
+    }
+
+    /**
+     * The checkpoint of orders an instance starting now resumes from, as the engine chooses it (its
+     * own, else the newest by the time saved), in words ("c's, live b, c, 12 pending"); read through
+     * the report's own client, in no count.
+     */
+    private String toResumeFrom(String instance) {
+        Document chosen = checkpointOf(instance);
+        if (chosen == null || chosen.get("token") == null) {
+            chosen = data.getCollection(base.checkpointsCollection())
+                .find(Filters.and(Filters.eq("kind", "stream"), Filters.eq("collection", Scenario.ORDERS),
+                        Filters.exists("token")))
+                .sort(new Document("at", -1))
+                .first();
+        }
+        if (chosen == null) {
+            return "none";
+        }
+        return String.format("%s's, live %s, %d pending", chosen.getString("instance"),
+                String.join(" ", chosen.getList("live", String.class, List.of())),
+                chosen.getList("pending", String.class, List.of()).size());
     }
 
     /** Whether a checkpoint of orders with a position exists: the instance's, or any one's when null. */
@@ -431,48 +583,71 @@ final class RollingRestartRun implements AutoCloseable {
             .countDocuments(instance == null ? saved : Filters.and(saved, Filters.eq("instance", instance))) > 0;
     }
 
-    private Step step(String stopped, String startedAs, boolean withWrites) throws InterruptedException {
+    private Step step(String stopped, String startedAs, Writes withWrites) throws InterruptedException {
         Set<String> liveBefore = new TreeSet<>(running.keySet());
         List<Phase> phases = new ArrayList<>();
 
         Mark mark = mark();
+        List<String> written = List.of();
+        boolean settled = true;
+        List<Logged> beforeStop = List.of();
+        Map<String, Date> stale = Map.of();
+        if (withWrites == Writes.UNAPPLIED) {
+            // Heard by every instance, the clock not moved: the stopping one's debounced passes have not run
+            written = writtenTenants(stopped, liveBefore);
+            Map<String, Long> heardBefore = heardByInstance();
+            int passesBefore = passLog.size();
+            setup.write(data, written, writes++);
+            settled = awaitHeardByEach(heardBefore, written.size());
+            // The stream hands a change to the listener before it marks the partition: a moment for the last marks
+            if (written.stream().anyMatch(tenant -> Rendezvous.owner(tenant, liveBefore).equals(stopped))) {
+                settled &= awaitPending(running.get(stopped));
+            }
+            Meter.sleep(ScenarioRun.QUIET_MILLIS);
+            beforeStop = List.copyOf(new ArrayList<>(passLog).subList(passesBefore, passLog.size()));
+            stale = savedAt();
+        }
         EngineRun leaving = running.remove(stopped);
         long closeBegan = System.nanoTime();
         leaving.engine.close();
         long closeNanos = System.nanoTime() - closeBegan;
         leaving.client.close();
-        boolean settled = awaitLive();
+        settled &= awaitLive();
         settled &= settle(false);
-        settled &= afterPhase();
+        settled &= afterPhase(stale);
         mark = phase(Stage.TAKEOVER, mark, settled, phases);
 
-        List<String> written = List.of();
-        if (withWrites) {
+        if (withWrites == Writes.WHILE_DOWN) {
             written = writtenTenants(stopped, liveBefore);
-            long heardBefore = heard();
+            Map<String, Long> heardBefore = heardByInstance();
             setup.write(data, written, writes++);
-            settled = awaitHeard(heardBefore + written.size());
+            settled = awaitHeardByEach(heardBefore, written.size());
+            stale = savedAt();
             settled &= settle(false);
-            settled &= afterPhase();
+            settled &= afterPhase(stale);
             mark = phase(Stage.WRITES, mark, settled, phases);
         }
 
+        String resumesFrom = toResumeFrom(startedAs);
         long startBegan = System.nanoTime();
         EngineRun back = launch(startedAs);
         settled = awaitRunning(back);
         long startNanos = System.nanoTime() - startBegan;
         settled &= awaitLive();
         settled &= settle(true);
-        settled &= afterPhase();
+        settled &= afterPhase(Map.of());
         phase(Stage.BACK, mark, settled, phases);
-        String owner = stopped;
-        long ofStopped = written.stream().filter(tenant -> Rendezvous.owner(tenant, liveBefore).equals(owner)).count();
-        return new Step(stopped, startedAs, written, ofStopped, closeNanos, startNanos, phases);
+        long ofStopped = written.stream().filter(tenant -> Rendezvous.owner(tenant, liveBefore).equals(stopped)).count();
+        return new Step(stopped, startedAs, written, ofStopped, beforeStop, closeNanos, resumesFrom, startNanos,
+                phases);
     }
 
-    /** The end of a phase once settled: fresh checkpoints, unless no instance has a position of orders yet. */
-    private boolean afterPhase() {
-        return !checkpointOfOrders(null) || awaitCheckpoints();
+    /**
+     * The end of a phase once settled: fresh checkpoints (saved after {@code stale}, with writes),
+     * unless no instance has a position of orders yet or the run goes without that wait.
+     */
+    private boolean afterPhase(Map<String, Date> stale) {
+        return !checkpointWait || !checkpointOfOrders(null) || awaitCheckpoints(stale);
     }
 
     /**
@@ -622,15 +797,35 @@ final class RollingRestartRun implements AutoCloseable {
         return moved;
     }
 
-    /** Changes of the orders heard by the running instances. */
-    private long heard() {
-        return running.values().stream().mapToLong(engine -> engine.listener.changesOf(Scenario.ORDERS)).sum();
+    /** Per running instance: the changes of the orders it heard so far. */
+    private Map<String, Long> heardByInstance() {
+        Map<String, Long> heard = new TreeMap<>();
+        running.forEach((instance, engine) -> heard.put(instance, engine.listener.changesOf(Scenario.ORDERS)));
+        return heard;
     }
 
-    /** Waits until the running instances heard {@code expected} changes of the orders in all. */
-    private boolean awaitHeard(long expected) {
+    /**
+     * Waits until every running instance heard {@code more} changes of the orders more than it had
+     * (each stream hears every change of its collection, whoever owns the partition); beats meanwhile,
+     * the clock stays.
+     */
+    private boolean awaitHeardByEach(Map<String, Long> before, int more) {
         long deadline = System.nanoTime() + EngineRun.WAIT.toNanos();
-        while (heard() < expected) {
+        while (running.entrySet().stream().anyMatch(entry -> entry.getValue().listener.changesOf(Scenario.ORDERS)
+                < before.getOrDefault(entry.getKey(), 0L) + more)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            keepAlive();
+            Meter.sleep(5);
+        }
+        return true;
+    }
+
+    /** Waits until the instance has a partition marked and not run: its passes wait for the clock. */
+    private boolean awaitPending(EngineRun engine) {
+        long deadline = System.nanoTime() + EngineRun.WAIT.toNanos();
+        while (engine.engine.caughtUp()) {
             if (System.nanoTime() > deadline) {
                 return false;
             }

@@ -51,14 +51,15 @@ final class RollingTable {
                         + " (%s without the streams)%s", variant.name(), n(variant.passes().size()),
                         n(RollingRestartRun.keyScoped(variant.passes())), n(variant.aggregatesOnOrders()),
                         n(variant.commands()), n(Figures.commandsWithoutStreams(variant.traffic())),
-                        variant.writes() ? touched(variant) : "", note(variant)));
+                        variant.writes().any() ? touched(variant) : "", note(variant)));
             }
             if (result.error() != null) {
                 parts.add("not measured further: " + result.error());
             }
             out.printf("| %s (stop, take-over, start again, in turn), with and without writes (one order in each of %d"
-                    + " tenants while an instance is down) | — | %s | %s |%n", result.setup().name(),
-                    RollingRestart.WRITES_PER_STEP, String.join(" · ", parts), GOAL);
+                    + " tenants while an instance is down, or heard but not applied when it stops)%s | — | %s | %s |%n",
+                    result.setup().name(), RollingRestart.WRITES_PER_STEP, result.checkpointWait() ? ""
+                            : ", no wait for checkpoints between phases", String.join(" · ", parts), GOAL);
         }
     }
 
@@ -77,17 +78,17 @@ final class RollingTable {
         for (RollingRestartRun.Result result : results) {
             int tenants = result.setup().tenants;
             if (result.variants().isEmpty()) {
-                out.printf("| %s | not measured: %s | | | | | | | | | |%n", n(tenants), result.error());
+                out.printf("| %s%s | not measured: %s | | | | | | | | | |%n", n(tenants), noWait(result), result.error());
                 continue;
             }
             for (Variant variant : result.variants()) {
                 out.printf("| %s%s | %s | %s | %s (%s) | %s / %s / %s | %s | %s | %s | %s | %s | %.1f s (%s; %s) |%n",
-                        n(tenants), note(variant), variant.ids().words,
-                        (variant.writes() ? "yes" : "no") + variant.history("; "),
+                        n(tenants), noWait(result) + note(variant), variant.ids().words,
+                        variant.writes().cell + variant.history("; "),
                         n(variant.passes().size()), n(RollingRestartRun.keyScoped(variant.passes())),
                         n(variant.passesIn(Stage.TAKEOVER).size()), n(variant.passesIn(Stage.WRITES).size()),
                         n(variant.passesIn(Stage.BACK).size()), n(variant.aggregatesOnOrders()),
-                        variant.writes() ? touchedCell(variant) : "—",
+                        variant.writes().any() ? touchedCell(variant) : "—",
                         n(Figures.commandsWithoutStreams(variant.traffic())), n(variant.commands()),
                         Figures.commandsByCollection(variant.traffic()), variant.nanos() / 1e9,
                         millis(variant, Step::closeNanos), millis(variant, Step::startNanos));
@@ -101,9 +102,15 @@ final class RollingTable {
                 + " instance leaves, its streams save their last checkpoints); one heartbeat on the clock at a time until"
                 + " the others see it gone; rounds of 1 s on the clock until two in a row start no pass and every"
                 + " instance is idle and caught up, then moves of 6 s until every instance has saved a checkpoint of"
-                + " `orders` under the live set with nothing pending (this ends every phase); with writes, ONE"
-                + " `insertMany` of one order in each of %d tenants of the stopped instance, heard and settled; then `start()` under the id, heartbeats until all three see"
-                + " each other, rounds until settled with every view ok. Pipeline runs: `onPassFinished` reports of every"
+                + " `orders` under the live set with nothing pending, after a phase with writes saved since every"
+                + " instance heard them (this ends every phase); with writes, ONE `insertMany` of one order in each"
+                + " of %d tenants of the stopped instance, heard by every instance and settled; with"
+                + " writes heard, not applied, at the stop, the same `insertMany` just before the `close()`, heard by"
+                + " every instance, the clock not moved (so the stopping instance's passes for them have not run and its"
+                + " take-over must apply them; counted in the take-over); then `start()` under the id, heartbeats until"
+                + " all three see each other, rounds until settled with every view ok. With writes, after the variant,"
+                + " the rows of every view they touched are compared with a fresh run of its pipeline (`verify`, not"
+                + " counted): *rows in sync*. Pipeline runs: `onPassFinished` reports of every"
                 + " instance (a batch of tenants sends one `aggregate` on `orders`, so it counts once there and once per"
                 + " view here). Wall time includes the run's own waits (400 ms per round). The first variant runs"
                 + " before any event on `orders`: this server's idle change streams carry no resume token, so no"
@@ -111,7 +118,9 @@ final class RollingTable {
                 + " is written in one tenant and the clock moved until every instance saved one. The next variant"
                 + " still has instances whose stream of `orders` opened without a checkpoint (started from now: they"
                 + " cannot tell what came before of the partitions they did not own); the same variant once more has"
-                + " every stream resumed from a checkpoint, as on a cluster restarted before.%n",
+                + " every stream resumed from a checkpoint, as on a cluster restarted before. Tenants marked"
+                + " \"no checkpoint wait\": the phases end without the wait for checkpoints (the steps as fast as the"
+                + " clock allows; the warm-up still waits).%n",
                 RollingRestart.Definition.BY_CUSTOMER.target, RollingRestart.Definition.ROWS.target,
                 RollingRestart.Definition.SUMMARY.target, RollingRestart.CUSTOMERS * RollingRestart.ORDERS_PER_CUSTOMER,
                 RollingRestart.WRITES_PER_STEP);
@@ -135,10 +144,11 @@ final class RollingTable {
             for (Variant variant : result.variants()) {
                 out.printf("- %s tenants, %s:%n", n(result.setup().tenants), variant.name());
                 for (Step step : variant.steps()) {
-                    out.printf("  - %s → %s%s: %s%n", step.stopped(), step.startedAs(),
-                            step.written().isEmpty() ? "" : String.format(" (wrote to %d tenants, %d of them %s's)",
-                                    step.written().size(), step.writtenOfStopped(), step.stopped()),
+                    out.printf("  - %s → %s%s: %s%n", step.stopped(), step.startedAs(), written(variant, step),
                             phases(step));
+                }
+                if (!variant.outOfSync().isEmpty()) {
+                    out.printf("  - rows NOT in sync with a fresh run: %s%n", String.join(", ", variant.outOfSync()));
                 }
                 if (variant.error() != null) {
                     out.printf("  - stopped: %s%n", variant.error());
@@ -146,6 +156,20 @@ final class RollingTable {
             }
         }
         out.println();
+    }
+
+    /** What a step wrote, in words ("" without writes). */
+    private static String written(Variant variant, Step step) {
+        if (step.written().isEmpty()) {
+            return "";
+        }
+        String wrote = String.format(" (wrote to %d tenants, %d of them %s's", step.written().size(),
+                step.writtenOfStopped(), step.stopped());
+        if (variant.writes() != RollingRestartRun.Writes.UNAPPLIED) {
+            return wrote + ")";
+        }
+        return wrote + ", before the stop, heard by every instance; " + n(step.beforeStop().size())
+                + " passes before the close" + passes(step.beforeStop()) + ")";
     }
 
     /** Each phase of a step in words: its passes (which views, why) and its commands. */
@@ -157,8 +181,8 @@ final class RollingTable {
                     n(CommandCounter.total(phase.commands())), n(Figures.commandsWithoutStreams(phase.traffic())),
                     phase.nanos() / 1e9));
         }
-        return String.join("; ", parts) + String.format("; close %s ms, start to running %s ms",
-                n(Math.round(step.closeNanos() / 1e6)), n(Math.round(step.startNanos() / 1e6)));
+        return String.join("; ", parts) + String.format("; close %s ms, start to running %s ms; resumed from %s",
+                n(Math.round(step.closeNanos() / 1e6)), n(Math.round(step.startNanos() / 1e6)), step.resumesFrom());
     }
 
     /** The passes one by one (up to {@link #LISTED}), else counted by instance, definition, outcome, scope and note. */
@@ -191,12 +215,13 @@ final class RollingTable {
         return "; " + touchedCell(variant).replace("views ", "views the writes touched ");
     }
 
-    /** "views 90, passes on them 90, on others 0". */
+    /** "views 90, passes on them 90, on others 0, rows in sync 90". */
     private static String touchedCell(Variant variant) {
         Set<String> touched = variant.viewsTouched();
         long onTouched = variant.passes().stream().filter(logged -> touched.contains(logged.report().view().id())).count();
-        return String.format("views %s, passes on them %s, on others %s", n(touched.size()), n(onTouched),
-                n(variant.passes().size() - onTouched));
+        return String.format("views %s, passes on them %s, on others %s, rows in sync %s", n(touched.size()),
+                n(onTouched), n(variant.passes().size() - onTouched),
+                variant.error() != null ? "not verified" : n(touched.size() - variant.outOfSync().size()));
     }
 
     private static String millis(Variant variant, java.util.function.ToLongFunction<Step> nanos) {
@@ -205,10 +230,19 @@ final class RollingTable {
         return String.join(", ", parts) + " ms";
     }
 
+    /** The mark of a rolling restart whose phases did not wait for checkpoints. */
+    private static String noWait(RollingRestartRun.Result result) {
+        return result.checkpointWait() ? "" : ", no checkpoint wait";
+    }
+
     private static String note(Variant variant) {
         if (variant.error() != null) {
             return " (stopped: " + variant.error() + ")";
         }
-        return variant.settled() ? "" : " (a wait ran out)";
+        long beforeStop = variant.steps().stream().mapToLong(step -> step.beforeStop().size()).sum();
+        String ran = beforeStop == 0 ? "" : " (" + n(beforeStop) + " passes ran before the stop)";
+        String wait = variant.steps().stream().allMatch(Step::settled) ? "" : " (a wait ran out)";
+        String rows = variant.outOfSync().isEmpty() ? "" : " (" + n(variant.outOfSync().size()) + " views' rows not in sync)";
+        return wait + rows + ran;
     }
 }
