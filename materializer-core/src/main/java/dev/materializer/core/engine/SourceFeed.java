@@ -107,8 +107,11 @@ final class SourceFeed implements StreamListener {
 
     private final Supplier<Set<String>> live;
 
-    /** Per collection, the live set its stream's last checkpoint recorded: a change of it asks for an early save. */
-    private final Map<String, Set<String>> savedLive = new ConcurrentHashMap<>();
+    /**
+     * Per collection, the checkpoint its stream took last: a live set moved since, or partitions it
+     * listed pending and done since, ask for an early save.
+     */
+    private final Map<String, Checkpoint> lastTaken = new ConcurrentHashMap<>();
 
     /** The causes of routing failures logged already: each is logged once, then counted quietly. */
     private final Set<String> routingFailures = ConcurrentHashMap.newKeySet();
@@ -550,22 +553,25 @@ final class SourceFeed implements StreamListener {
     @Override
     public Checkpoint checkpointAt(String collection, BsonDocument token) {
         Checkpoint checkpoint = Checkpoint.take(token, live, () -> scheduler.pendingPartitions(collection));
-        savedLive.put(collection, checkpoint.live());
+        lastTaken.put(collection, checkpoint);
         return checkpoint;
     }
 
     /**
-     * A quiet stream saves at once, not an interval later, when the live set moved since its last
-     * checkpoint (or it has saved none yet) and no partition has work left from its collection: the
-     * checkpoint then answers for every partition the move gave this instance, so an instance that
-     * restarts or starts under a new id right after a take-over resumes without catching them up.
-     * While the take-over's passes run, a save would list them as pending, so it waits for them
-     * (the interval's saves go on as before). Not before the first beat: the live set is unknown.
+     * A quiet stream saves at once, not an interval later, when no partition has work left from its
+     * collection and its last checkpoint answers for less than a save now would: the live set moved
+     * since, it listed partitions pending (an interval's save taken while a take-over's passes ran),
+     * or there is none yet. The checkpoint then answers for every partition the move gave this
+     * instance, so an instance that restarts or starts under a new id right after a take-over resumes
+     * without catching them up. While the take-over's passes run, a save would list them as pending,
+     * so it waits for them (the interval's saves go on as before). Not before the first beat: the live
+     * set is unknown.
      */
     @Override
     public boolean checkpointWanted(String collection) {
         Set<String> liveNow = live.get();
-        if (liveNow.isEmpty() || liveNow.equals(savedLive.get(collection))) {
+        Checkpoint last = lastTaken.get(collection);
+        if (liveNow.isEmpty() || (last != null && liveNow.equals(last.live()) && last.pending().isEmpty())) {
             return false;
         }
         return scheduler.pendingPartitions(collection).isEmpty();

@@ -55,7 +55,7 @@ public interface StreamListener {
     /**
      * Whether the stream, quiet now, should save its checkpoint at once rather than when the
      * interval has passed: the checkpoint it saved last answers for less than one saved now would
-     * (the partitions moved since, and the passes they needed are done). Asked on the stream's
+     * (the partitions moved since, or some were pending in it, and the passes they needed are done). Asked on the stream's
      * thread after each poll that brought no event; a throw counts as no.
      * @param collection the watched collection
      * @return whether to save now; by default never (the interval decides)

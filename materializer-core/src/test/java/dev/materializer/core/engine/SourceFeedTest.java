@@ -284,6 +284,36 @@ class SourceFeedTest {
         assertThat(feed.checkpointWanted("orders")).isFalse();
     }
 
+    @Test
+    void aQuietStreamSavesEarlyOnceThePartitionsItsLastCheckpointListedPendingAreDone(TestMongo mongo)
+            throws InterruptedException {
+        Set<String> before = Set.of("me", "other");
+        Set<String> after = Set.of("me");
+        String gained = partitionOwnedBy("other", before, 0);
+        view("rev", gained, "orders");
+        AtomicReference<Set<String>> live = new AtomicReference<>(before);
+        SourceFeed feed = feed(mongo, partition -> PartitionOwnership.owner("me", partition, live.get()), live::get);
+        feed.checkpointAt("orders", TOKEN);
+
+        // The take-over is marked, the live set published, and an interval's save comes while its pass waits:
+        // that checkpoint records the new live set with the partition pending
+        DirtySources takeOver = new DirtySources();
+        takeOver.addAll("orders");
+        scheduler.catchUp(gained, takeOver);
+        live.set(after);
+        Checkpoint duringTheTakeOver = feed.checkpointAt("orders", TOKEN);
+        assertThat(duringTheTakeOver.live()).isEqualTo(after);
+        assertThat(duringTheTakeOver.pending()).containsExactly(gained);
+        assertThat(feed.checkpointWanted("orders")).as("its pass has not run").isFalse();
+
+        runPasses();
+        assertThat(feed.checkpointWanted("orders"))
+            .as("the live set is the one saved, but a save now answers for the partition the last one listed pending")
+            .isTrue();
+        assertThat(feed.checkpointAt("orders", TOKEN).pending()).isEmpty();
+        assertThat(feed.checkpointWanted("orders")).as("nothing more to answer for").isFalse();
+    }
+
     /** The first partition "p<i>" the instance owns among the live set, from the i-th on. */
     private static String partitionOwnedBy(String instance, Set<String> live, int from) {
         for (int i = from; i < 1000; i++) {
