@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
@@ -66,8 +67,12 @@ class SourceFeedTest {
     /** The scheduler's passes: record what they took, and leave it when the partition is not owned, as PassExecution does. */
     private Predicate<String> passOwns = partition -> true;
 
+    /** Holds every pass at its start while closed (a catch-up enters its lane at once, not after a debounce). */
+    private volatile CountDownLatch passesHeld = new CountDownLatch(0);
+
     private final PassScheduler scheduler = new PassScheduler(clock, DEBOUNCE, Duration.ofSeconds(1),
             Duration.ofMillis(200), 4, lanes, (partition, dirty) -> {
+                awaitUninterruptibly(passesHeld);
                 if (passOwns.test(partition)) {
                     passes.computeIfAbsent(partition, key -> Collections.synchronizedList(new ArrayList<>())).add(dirty);
                 }
@@ -76,6 +81,7 @@ class SourceFeedTest {
 
     @AfterEach
     void closeLanes() {
+        passesHeld.countDown();
         lanes.close();
     }
 
@@ -101,6 +107,15 @@ class SourceFeedTest {
         return new SourceChange(SourceChange.Operation.INSERT,
                 new BsonDocument("_id", new BsonString("o1")).append("_part", new BsonString(partition)), null,
                 new BsonString("o1"), null, new BsonTimestamp(1, 1), null);
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        try {
+            latch.await();
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void runPasses() throws InterruptedException {
@@ -270,12 +285,14 @@ class SourceFeedTest {
         assertThat(feed.checkpointWanted("orders")).as("the last checkpoint has this live set").isFalse();
 
         // A beat gives this instance the other's partition, whose take-over is marked before the live set is published
+        passesHeld = new CountDownLatch(1);
         DirtySources takeOver = new DirtySources();
         takeOver.addAll("orders");
         scheduler.catchUp(gained, takeOver);
         live.set(after);
-        assertThat(feed.checkpointWanted("orders")).as("the take-over's pass has not run: it would be listed pending")
+        assertThat(feed.checkpointWanted("orders")).as("the take-over's pass has not ended: it would be listed pending")
             .isFalse();
+        passesHeld.countDown();
         runPasses();
         assertThat(feed.checkpointWanted("orders")).as("the move is done: the checkpoint answers for it now").isTrue();
         Checkpoint early = feed.checkpointAt("orders", TOKEN);
@@ -297,6 +314,7 @@ class SourceFeedTest {
 
         // The take-over is marked, the live set published, and an interval's save comes while its pass waits:
         // that checkpoint records the new live set with the partition pending
+        passesHeld = new CountDownLatch(1);
         DirtySources takeOver = new DirtySources();
         takeOver.addAll("orders");
         scheduler.catchUp(gained, takeOver);
@@ -304,8 +322,9 @@ class SourceFeedTest {
         Checkpoint duringTheTakeOver = feed.checkpointAt("orders", TOKEN);
         assertThat(duringTheTakeOver.live()).isEqualTo(after);
         assertThat(duringTheTakeOver.pending()).containsExactly(gained);
-        assertThat(feed.checkpointWanted("orders")).as("its pass has not run").isFalse();
+        assertThat(feed.checkpointWanted("orders")).as("its pass has not ended").isFalse();
 
+        passesHeld.countDown();
         runPasses();
         assertThat(feed.checkpointWanted("orders"))
             .as("the live set is the one saved, but a save now answers for the partition the last one listed pending")
