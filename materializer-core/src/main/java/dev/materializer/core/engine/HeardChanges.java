@@ -219,16 +219,6 @@ final class HeardChanges {
     }
 
     /**
-     * Whether the view's previous owner applied every change this instance heard of it.
-     * @param view the view
-     * @param status its status as stored now, or null
-     * @param reads the targets of other views of its partition it reads now
-     */
-    boolean applied(ViewDefinition view, @Nullable BsonDocument status, Collection<String> reads) {
-        return toRun(view, status, reads).isNothing();
-    }
-
-    /**
      * What a handover must run of a view whose previous owner left the given status.
      * @param view the view
      * @param status its status as stored now, or null

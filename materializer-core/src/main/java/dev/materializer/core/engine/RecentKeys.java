@@ -38,16 +38,12 @@ final class RecentKeys {
     /** The newest time of an event forgotten; null while none was. */
     private @Nullable BsonTimestamp forgottenUpTo;
 
-    /** The newest time of any event noted. */
-    private BsonTimestamp newest;
-
     /**
      * The log of a first event.
      * @param time the event's cluster time, {@link #UNKNOWN} when not known
      * @param keys the keys of the view it affects
      */
     RecentKeys(BsonTimestamp time, AffectedKeys keys) {
-        this.newest = time;
         events.addLast(new Heard(time, keys));
     }
 
@@ -67,20 +63,12 @@ final class RecentKeys {
             forget(events.removeFirst());
         }
         events.addLast(new Heard(time, keys));
-        if (time.compareTo(newest) > 0) {
-            newest = time;
-        }
     }
 
     private void forget(Heard event) {
         if (forgottenUpTo == null || event.time().compareTo(forgottenUpTo) > 0) {
             forgottenUpTo = event.time();
         }
-    }
-
-    /** The newest time of any event noted ({@link #UNKNOWN} once one had no time). */
-    synchronized BsonTimestamp newest() {
-        return newest;
     }
 
     /**

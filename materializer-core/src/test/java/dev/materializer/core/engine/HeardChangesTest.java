@@ -57,15 +57,18 @@ class HeardChangesTest {
         // The stream started before revenue was registered here: only another view of acme read orders
         heard.answered("orders", Set.of("acme"), List.of(definition("acme", "other", "fp-9")));
         heard.heard("orders", "acme", Map.of("revenue", keys("fig")), new BsonTimestamp(10, 1));
-        assertThat(heard.applied(VIEW, status("fp-1", 10), List.of())).as("registered after the start").isFalse();
+        assertThat(heard.toRun(VIEW, status("fp-1", 10), List.of()).isNothing())
+            .as("registered after the start").isFalse();
 
         HeardChanges redefined = new HeardChanges();
         redefined.answered("orders", Set.of("acme"), List.of(definition("acme", "revenue", "fp-0")));
-        assertThat(redefined.applied(VIEW, status("fp-1", 10), List.of())).as("redefined after the start").isFalse();
+        assertThat(redefined.toRun(VIEW, status("fp-1", 10), List.of()).isNothing())
+            .as("redefined after the start").isFalse();
 
         HeardChanges known = new HeardChanges();
         known.answered("orders", Set.of("acme"), List.of(definition("acme", "revenue", "fp-1")));
-        assertThat(known.applied(VIEW, status("fp-1", 10), List.of())).as("known at the start, as it is now").isTrue();
+        assertThat(known.toRun(VIEW, status("fp-1", 10), List.of()).isNothing())
+            .as("known at the start, as it is now").isTrue();
     }
 
     @Test
@@ -74,35 +77,43 @@ class HeardChangesTest {
         heard.answered("orders", Set.of("acme"), readers("acme"));
         heard.heard("orders", "acme", Map.of("revenue", keys("fig")), new BsonTimestamp(10, 1));
 
-        assertThat(heard.applied(VIEW, status("fp-1", 10), List.of())).as("covered up to the event heard").isTrue();
-        assertThat(heard.applied(VIEW, status("fp-1", 9), List.of())).as("an event after what it covers").isFalse();
-        assertThat(heard.applied(VIEW, status("fp-0", 10), List.of())).as("another definition ran").isFalse();
-        assertThat(heard.applied(VIEW, status("fp-1", 10), List.of("order_rows"))).as("it reads other targets now")
+        assertThat(heard.toRun(VIEW, status("fp-1", 10), List.of()).isNothing())
+            .as("covered up to the event heard").isTrue();
+        assertThat(heard.toRun(VIEW, status("fp-1", 9), List.of()).isNothing())
+            .as("an event after what it covers").isFalse();
+        assertThat(heard.toRun(VIEW, status("fp-0", 10), List.of()).isNothing()).as("another definition ran").isFalse();
+        assertThat(heard.toRun(VIEW, status("fp-1", 10), List.of("order_rows")).isNothing())
+            .as("it reads other targets now")
             .isFalse();
-        assertThat(heard.applied(VIEW, null, List.of())).as("no status").isFalse();
-        assertThat(heard.applied(VIEW, status("fp-1", 10).append("state", new BsonString("errored")), List.of()))
+        assertThat(heard.toRun(VIEW, null, List.of()).isNothing()).as("no status").isFalse();
+        BsonDocument errored = status("fp-1", 10).append("state", new BsonString("errored"));
+        assertThat(heard.toRun(VIEW, errored, List.of()).isNothing())
             .as("errored").isFalse();
     }
 
     @Test
     void whatIsNotKnownRunsTheView() {
         HeardChanges heard = new HeardChanges();
-        assertThat(heard.applied(VIEW, status("fp-1", 10), List.of())).as("never answered (no checkpoint)").isFalse();
+        assertThat(heard.toRun(VIEW, status("fp-1", 10), List.of()).isNothing())
+            .as("never answered (no checkpoint)").isFalse();
 
         heard.answered("orders", Set.of("acme"), readers("acme"));
         heard.heard("orders", "acme", Map.of("revenue", keys("fig")), null);
-        assertThat(heard.applied(VIEW, status("fp-1", Integer.MAX_VALUE - 1), List.of())).as("an event without a time")
+        assertThat(heard.toRun(VIEW, status("fp-1", Integer.MAX_VALUE - 1), List.of()).isNothing())
+            .as("an event without a time")
             .isFalse();
 
         HeardChanges failed = new HeardChanges();
         failed.answered("orders", Set.of("acme"), readers("acme"));
         failed.heardEvery("orders", Set.of("acme"));
-        assertThat(failed.applied(VIEW, status("fp-1", 10), List.of())).as("an event that could not be routed").isFalse();
+        assertThat(failed.toRun(VIEW, status("fp-1", 10), List.of()).isNothing())
+            .as("an event that could not be routed").isFalse();
 
         HeardChanges restarted = new HeardChanges();
         restarted.answered("orders", Set.of("acme"), readers("acme"));
         restarted.forget("orders", readers("acme"));
-        assertThat(restarted.applied(VIEW, status("fp-1", 10), List.of())).as("a stream started again from now").isFalse();
+        assertThat(restarted.toRun(VIEW, status("fp-1", 10), List.of()).isNothing())
+            .as("a stream started again from now").isFalse();
     }
 
     @Test
@@ -115,7 +126,7 @@ class HeardChangesTest {
         heard.heardEvery("orders", Set.of("globex"));
         heard.answeredLater("orders", asked, Set.of("acme", "globex", "unknown"));
 
-        assertThat(heard.applied(VIEW, status("fp-1", 10), List.of())).as("answered later").isTrue();
+        assertThat(heard.toRun(VIEW, status("fp-1", 10), List.of()).isNothing()).as("answered later").isTrue();
         assertThat(heard.unanswered("orders").partitions()).as("a routing failure since; a partition not read at the open")
             .containsExactly("initech");
 
@@ -124,7 +135,8 @@ class HeardChangesTest {
         HeardChanges.Unanswered before = restarted.unanswered("orders");
         restarted.forget("orders", readers("acme"));
         restarted.answeredLater("orders", before, Set.of("acme"));
-        assertThat(restarted.applied(VIEW, status("fp-1", 10), List.of())).as("the stream started anew meanwhile")
+        assertThat(restarted.toRun(VIEW, status("fp-1", 10), List.of()).isNothing())
+            .as("the stream started anew meanwhile")
             .isFalse();
     }
 
@@ -136,7 +148,8 @@ class HeardChangesTest {
         heard.heard("orders", "acme", Map.of("revenue", keys("fig")), new BsonTimestamp(11, 1));
         heard.heard("orders", "acme", Map.of("revenue", keys("kiwi", "fig")), new BsonTimestamp(12, 1));
 
-        assertThat(heard.toRun(VIEW, status("fp-1", 12), List.of()).isNothing()).as("covered up to the newest").isTrue();
+        assertThat(heard.toRun(VIEW, status("fp-1", 12), List.of()).isNothing())
+            .as("covered up to the newest").isTrue();
         HeardChanges.HandoverRun afterTen = heard.toRun(VIEW, status("fp-1", 10), List.of());
         assertThat(afterTen.whole()).isFalse();
         assertThat(afterTen.keys().get("orders").keys()).as("the keys of the events after 10, not those of 10")
