@@ -164,16 +164,7 @@ final class SecondaryIndex extends Index<Integer> {
             if (keys == null || (n > 0 && (long) tuples.size() * keys.size() > MOST_COMBINATIONS)) {
                 break;
             }
-            List<List<Object>> longer = new ArrayList<>(tuples.size() * keys.size());
-            for (List<Object> tuple : tuples) {
-                for (Object key : keys) {
-                    List<Object> extended = new ArrayList<>(tuple.size() + 1);
-                    extended.addAll(tuple);
-                    extended.add(key);
-                    longer.add(List.copyOf(extended));
-                }
-            }
-            tuples = longer;
+            tuples = extended(tuples, keys);
             n++;
         }
         if (n == 0) {
@@ -217,18 +208,23 @@ final class SecondaryIndex extends Index<Integer> {
             if (keys == null || (long) tuples.size() * keys.size() > MOST_COMBINATIONS) {
                 return null;
             }
-            List<List<Object>> longer = new ArrayList<>(tuples.size() * keys.size());
-            for (List<Object> tuple : tuples) {
-                for (Object key : keys) {
-                    List<Object> extended = new ArrayList<>(tuple.size() + 1);
-                    extended.addAll(tuple);
-                    extended.add(key);
-                    longer.add(List.copyOf(extended));
-                }
-            }
-            tuples = longer;
+            tuples = extended(tuples, keys);
         }
         return new HashSet<>(tuples);
+    }
+
+    /** Each tuple extended by each key: the combinations one field longer. */
+    private static List<List<Object>> extended(List<List<Object>> tuples, Set<Object> keys) {
+        List<List<Object>> longer = new ArrayList<>(tuples.size() * keys.size());
+        for (List<Object> tuple : tuples) {
+            for (Object key : keys) {
+                List<Object> extended = new ArrayList<>(tuple.size() + 1);
+                extended.addAll(tuple);
+                extended.add(key);
+                longer.add(List.copyOf(extended));
+            }
+        }
+        return longer;
     }
 
     private static Collection<List<Object>> prefixes(Set<List<Object>> filed, int n) {
