@@ -118,6 +118,18 @@ class SourceFeedTest {
         }
     }
 
+    /**
+     * A beat gives this instance a partition: its take-over is marked (its pass held at its start), then
+     * the new live set is published, in that order as PartitionOwnership does.
+     */
+    private void takeOverHeld(String gained, AtomicReference<Set<String>> live, Set<String> after) {
+        passesHeld = new CountDownLatch(1);
+        DirtySources takeOver = new DirtySources();
+        takeOver.addAll("orders");
+        scheduler.catchUp(gained, takeOver);
+        live.set(after);
+    }
+
     private void runPasses() throws InterruptedException {
         clock.advance(DEBOUNCE);
         assertThat(lanes.awaitIdle(WAIT)).isTrue();
@@ -285,11 +297,7 @@ class SourceFeedTest {
         assertThat(feed.checkpointWanted("orders")).as("the last checkpoint has this live set").isFalse();
 
         // A beat gives this instance the other's partition, whose take-over is marked before the live set is published
-        passesHeld = new CountDownLatch(1);
-        DirtySources takeOver = new DirtySources();
-        takeOver.addAll("orders");
-        scheduler.catchUp(gained, takeOver);
-        live.set(after);
+        takeOverHeld(gained, live, after);
         assertThat(feed.checkpointWanted("orders")).as("the take-over's pass has not ended: it would be listed pending")
             .isFalse();
         passesHeld.countDown();
@@ -314,11 +322,7 @@ class SourceFeedTest {
 
         // The take-over is marked, the live set published, and an interval's save comes while its pass waits:
         // that checkpoint records the new live set with the partition pending
-        passesHeld = new CountDownLatch(1);
-        DirtySources takeOver = new DirtySources();
-        takeOver.addAll("orders");
-        scheduler.catchUp(gained, takeOver);
-        live.set(after);
+        takeOverHeld(gained, live, after);
         Checkpoint duringTheTakeOver = feed.checkpointAt("orders", TOKEN);
         assertThat(duringTheTakeOver.live()).isEqualTo(after);
         assertThat(duringTheTakeOver.pending()).containsExactly(gained);
