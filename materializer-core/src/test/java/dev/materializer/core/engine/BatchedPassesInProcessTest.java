@@ -20,9 +20,9 @@ import org.bson.BsonValue;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
 
-import static dev.materializer.core.engine.MaterializerScenarios.REVENUE;
-import static dev.materializer.core.engine.MaterializerScenarios.order;
-import static dev.materializer.core.engine.MaterializerScenarios.row;
+import static dev.materializer.core.engine.MaterializerContract.REVENUE;
+import static dev.materializer.core.engine.MaterializerContract.order;
+import static dev.materializer.core.engine.MaterializerContract.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -21,7 +21,7 @@ import org.bson.BsonValue;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
 
-import static dev.materializer.core.engine.MaterializerScenarios.order;
+import static dev.materializer.core.engine.MaterializerContract.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -21,9 +21,9 @@ import org.bson.BsonDocument;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import static dev.materializer.core.engine.MaterializerScenarios.REVENUE;
-import static dev.materializer.core.engine.MaterializerScenarios.order;
-import static dev.materializer.core.engine.MaterializerScenarios.row;
+import static dev.materializer.core.engine.MaterializerContract.REVENUE;
+import static dev.materializer.core.engine.MaterializerContract.order;
+import static dev.materializer.core.engine.MaterializerContract.row;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -29,7 +29,7 @@ class EngineThreadsInProcessTest {
             .append("product", "apple").append("quantity", 1).append("price", 2));
         mongo.database().getCollection("_aggregations").insertOne(new Document("_id", "revenue").append("_part", "acme")
             .append("collections", List.of("orders"))
-            .append("pipeline", List.of(Document.parse(MaterializerScenarios.REVENUE)))
+            .append("pipeline", List.of(Document.parse(MaterializerContract.REVENUE)))
             .append("targetCollection", "revenue"));
         Set<Thread> before = new HashSet<>(Thread.getAllStackTraces().keySet());
         ViewMaterializer engine = new ViewMaterializer(mongo.client(), mongo.database().getName(),

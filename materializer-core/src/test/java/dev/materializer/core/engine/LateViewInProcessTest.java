@@ -5,5 +5,5 @@ import dev.materializer.testing.MongoTest;
 
 /** Views registered while a stream runs, on the in-process server, whose streams are projected. */
 @MongoTest(MongoKind.IN_PROCESS)
-class LateViewInProcessTest extends LateViewScenarios {
+class LateViewInProcessTest extends LateViewContract {
 }

@@ -5,5 +5,5 @@ import dev.materializer.testing.MongoTest;
 
 /** Views registered while a stream runs, on a real replica set, where one is available. */
 @MongoTest(MongoKind.REPLICA_SET)
-class LateViewReplicaSetTest extends LateViewScenarios {
+class LateViewReplicaSetTest extends LateViewContract {
 }

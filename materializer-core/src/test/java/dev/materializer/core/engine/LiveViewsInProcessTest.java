@@ -5,5 +5,5 @@ import dev.materializer.testing.MongoTest;
 
 /** Subscriptions on the in-process test server (views written in groups: it has no transactions). */
 @MongoTest(MongoKind.IN_PROCESS)
-class LiveViewsInProcessTest extends LiveViewsScenarios {
+class LiveViewsInProcessTest extends LiveViewsContract {
 }

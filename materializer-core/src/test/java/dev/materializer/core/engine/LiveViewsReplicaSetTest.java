@@ -5,5 +5,5 @@ import dev.materializer.testing.MongoTest;
 
 /** Subscriptions on a real replica set (views written in one transaction), where one is available. */
 @MongoTest(MongoKind.REPLICA_SET)
-class LiveViewsReplicaSetTest extends LiveViewsScenarios {
+class LiveViewsReplicaSetTest extends LiveViewsContract {
 }

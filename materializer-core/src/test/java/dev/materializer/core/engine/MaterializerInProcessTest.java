@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The engine's scenarios on the in-process test server (generation path: it has no transactions). */
 @MongoTest(MongoKind.IN_PROCESS)
-class MaterializerInProcessTest extends MaterializerScenarios {
+class MaterializerInProcessTest extends MaterializerContract {
 
     /**
      * The test server keeps pre-images, as MongoDB 6 does; this one refuses them as MongoDB 5 does,

@@ -5,5 +5,5 @@ import dev.materializer.testing.MongoTest;
 
 /** The sequences that once lost changes, on the in-process test server. */
 @MongoTest(MongoKind.IN_PROCESS)
-class NeverLoseAChangeInProcessTest extends NeverLoseAChangeScenarios {
+class NeverLoseAChangeInProcessTest extends NeverLoseAChangeContract {
 }

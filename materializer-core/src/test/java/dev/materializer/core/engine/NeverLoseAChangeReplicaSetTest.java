@@ -5,5 +5,5 @@ import dev.materializer.testing.MongoTest;
 
 /** The sequences that once lost changes, on a real replica set where one is available. */
 @MongoTest(MongoKind.REPLICA_SET)
-class NeverLoseAChangeReplicaSetTest extends NeverLoseAChangeScenarios {
+class NeverLoseAChangeReplicaSetTest extends NeverLoseAChangeContract {
 }

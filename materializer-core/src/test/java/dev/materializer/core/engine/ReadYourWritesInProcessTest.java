@@ -5,5 +5,5 @@ import dev.materializer.testing.MongoTest;
 
 /** Read-your-writes on the in-process test server. */
 @MongoTest(MongoKind.IN_PROCESS)
-class ReadYourWritesInProcessTest extends ReadYourWritesScenarios {
+class ReadYourWritesInProcessTest extends ReadYourWritesContract {
 }

@@ -5,5 +5,5 @@ import dev.materializer.testing.MongoTest;
 
 /** Read-your-writes on a real replica set, where one is available. */
 @MongoTest(MongoKind.REPLICA_SET)
-class ReadYourWritesReplicaSetTest extends ReadYourWritesScenarios {
+class ReadYourWritesReplicaSetTest extends ReadYourWritesContract {
 }

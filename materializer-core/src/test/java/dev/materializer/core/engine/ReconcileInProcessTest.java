@@ -5,5 +5,5 @@ import dev.materializer.testing.MongoTest;
 
 /** The reconciler on the in-process test server. */
 @MongoTest(MongoKind.IN_PROCESS)
-class ReconcileInProcessTest extends ReconcileScenarios {
+class ReconcileInProcessTest extends ReconcileContract {
 }

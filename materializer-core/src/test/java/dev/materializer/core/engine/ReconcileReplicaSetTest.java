@@ -5,5 +5,5 @@ import dev.materializer.testing.MongoTest;
 
 /** The reconciler on a real replica set, where one is available. */
 @MongoTest(MongoKind.REPLICA_SET)
-class ReconcileReplicaSetTest extends ReconcileScenarios {
+class ReconcileReplicaSetTest extends ReconcileContract {
 }

@@ -5,5 +5,5 @@ import dev.materializer.testing.MongoTest;
 
 /** The lifecycle of views over views, on the in-process test server. */
 @MongoTest(MongoKind.IN_PROCESS)
-class ViewLifecycleInProcessTest extends ViewLifecycleScenarios {
+class ViewLifecycleInProcessTest extends ViewLifecycleContract {
 }

@@ -5,5 +5,5 @@ import dev.materializer.testing.MongoTest;
 
 /** The lifecycle of views over views, on a real replica set where one is available. */
 @MongoTest(MongoKind.REPLICA_SET)
-class ViewLifecycleReplicaSetTest extends ViewLifecycleScenarios {
+class ViewLifecycleReplicaSetTest extends ViewLifecycleContract {
 }

@@ -25,14 +25,14 @@ import dev.materializer.testing.TestMongo;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
 
-import static dev.materializer.core.engine.MaterializerScenarios.REVENUE;
-import static dev.materializer.core.engine.MaterializerScenarios.order;
-import static dev.materializer.core.engine.MaterializerScenarios.row;
+import static dev.materializer.core.engine.MaterializerContract.REVENUE;
+import static dev.materializer.core.engine.MaterializerContract.order;
+import static dev.materializer.core.engine.MaterializerContract.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** The reconciler end to end: it finds drift nobody marked, heals it, and costs no write when in sync. */
-abstract class ReconcileScenarios {
+abstract class ReconcileContract {
 
     private static final Duration INTERVAL = Duration.ofHours(1);
 

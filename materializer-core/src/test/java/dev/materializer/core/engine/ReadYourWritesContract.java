@@ -25,9 +25,9 @@ import org.bson.BsonTimestamp;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
 
-import static dev.materializer.core.engine.MaterializerScenarios.REVENUE;
-import static dev.materializer.core.engine.MaterializerScenarios.order;
-import static dev.materializer.core.engine.MaterializerScenarios.row;
+import static dev.materializer.core.engine.MaterializerContract.REVENUE;
+import static dev.materializer.core.engine.MaterializerContract.order;
+import static dev.materializer.core.engine.MaterializerContract.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -38,7 +38,7 @@ import static org.awaitility.Awaitility.await;
  * a manual clock, so no pass can run before the test moves it: a wait that returned before would
  * have returned too early.
  */
-abstract class ReadYourWritesScenarios {
+abstract class ReadYourWritesContract {
 
     private static final Duration LONG = Duration.ofSeconds(30);
 

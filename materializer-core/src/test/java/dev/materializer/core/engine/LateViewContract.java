@@ -9,8 +9,8 @@ import dev.materializer.testing.TestMongo;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
 
-import static dev.materializer.core.engine.MaterializerScenarios.REVENUE;
-import static dev.materializer.core.engine.MaterializerScenarios.order;
+import static dev.materializer.core.engine.MaterializerContract.REVENUE;
+import static dev.materializer.core.engine.MaterializerContract.order;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -20,7 +20,7 @@ import static org.awaitility.Awaitility.await;
  * the fields the views registered at its open key by: a view added later must neither read a key
  * from an image that lacks it nor stay without its keys.
  */
-abstract class LateViewScenarios {
+abstract class LateViewContract {
 
     private static final String LINES = "{\"$project\": {\"product\": 1, \"quantity\": 1}}";
 

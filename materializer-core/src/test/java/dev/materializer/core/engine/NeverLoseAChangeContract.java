@@ -24,9 +24,9 @@ import org.bson.BsonValue;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
 
-import static dev.materializer.core.engine.MaterializerScenarios.REVENUE;
-import static dev.materializer.core.engine.MaterializerScenarios.order;
-import static dev.materializer.core.engine.MaterializerScenarios.row;
+import static dev.materializer.core.engine.MaterializerContract.REVENUE;
+import static dev.materializer.core.engine.MaterializerContract.order;
+import static dev.materializer.core.engine.MaterializerContract.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.awaitility.Awaitility.await;
@@ -35,7 +35,7 @@ import static org.awaitility.Awaitility.await;
  * Stop, crash, handover and bad-input sequences that once left a view different from its pipeline
  * for good. Each ends with the sources quiet and asserts what a reader sees equals a fresh run.
  */
-abstract class NeverLoseAChangeScenarios {
+abstract class NeverLoseAChangeContract {
 
     /** Enough tenants that every way a partition can move between three instances has some. */
     private static final List<String> TENANTS = java.util.stream.IntStream.range(0, 24).mapToObj(i -> "t" + i).toList();

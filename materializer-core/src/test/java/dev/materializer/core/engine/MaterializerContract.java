@@ -36,7 +36,7 @@ import static org.awaitility.Awaitility.await;
  * The engine's behaviours end to end through the MongoDB driver, written once and run against
  * each kind of server: the in-process test server and, where one is available, a real replica set.
  */
-abstract class MaterializerScenarios {
+abstract class MaterializerContract {
 
     static final String REVENUE = "{\"$group\": {\"_id\": \"$product\", \"revenue\": {\"$sum\": {\"$multiply\": [\"$quantity\", \"$price\"]}}}}";
 

@@ -41,9 +41,9 @@ import static org.awaitility.Awaitility.await;
  * {@link ViewFilter} at that generation — on the instance that owns the partition and on one that
  * does not, through restarts and handovers.
  */
-abstract class LiveViewsScenarios {
+abstract class LiveViewsContract {
 
-    private static final String REVENUE = MaterializerScenarios.REVENUE;
+    private static final String REVENUE = MaterializerContract.REVENUE;
 
     /** A view no key scopes: its passes run whole. */
     private static final String[] BEST = {REVENUE, "{\"$sort\": {\"revenue\": -1, \"_id\": 1}}", "{\"$limit\": 1}"};
@@ -55,7 +55,7 @@ abstract class LiveViewsScenarios {
     @Test
     void aSubscriberIsHandedTheRowsThenOneDeltaPerFlip(TestMongo mongo) throws Exception {
         try (EngineFixture f = new EngineFixture(mongo)) {
-            f.collection("orders").insertOne(MaterializerScenarios.order("o1", "acme", "apple", 2, 3));
+            f.collection("orders").insertOne(MaterializerContract.order("o1", "acme", "apple", 2, 3));
             f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
             f.start();
             Follower follower = new Follower(f, "acme", "revenue", "revenue");
@@ -64,7 +64,7 @@ abstract class LiveViewsScenarios {
                 assertThat(start.reason()).isEqualTo(SnapshotReason.STARTED);
                 assertThat(start.rows()).extracting(row -> row.id().asString().getValue()).containsExactly("apple");
 
-                f.collection("orders").insertOne(MaterializerScenarios.order("o2", "acme", "pear", 1, 5));
+                f.collection("orders").insertOne(MaterializerContract.order("o2", "acme", "pear", 1, 5));
                 f.events.awaitChanges(1);
                 f.settle();
                 ViewDelta added = follower.next(ViewDelta.class);
@@ -164,7 +164,7 @@ abstract class LiveViewsScenarios {
         // A stopped instance's partitions move at the others' next beat
         beat(clock, live);
         EngineFixture other = live.values().iterator().next();
-        other.collection("orders").insertOne(MaterializerScenarios.order("while-" + node + "-down", tenant, "fig", 1, 2));
+        other.collection("orders").insertOne(MaterializerContract.order("while-" + node + "-down", tenant, "fig", 1, 2));
         converge(live, tenant);
 
         EngineFixture back = instance(mongo, clock, node);
@@ -207,7 +207,7 @@ abstract class LiveViewsScenarios {
         Document existing = f.collection("orders").find(Filters.eq("_id", id)).first();
         int roll = random.nextInt(3);
         if (existing == null) {
-            f.collection("orders").insertOne(MaterializerScenarios.order(id, tenant,
+            f.collection("orders").insertOne(MaterializerContract.order(id, tenant,
                     PRODUCTS.get(random.nextInt(PRODUCTS.size())), 1 + random.nextInt(5), 1 + random.nextInt(9)));
         }
         else if (roll == 0) {

@@ -13,9 +13,9 @@ import dev.materializer.testing.TestMongo;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
 
-import static dev.materializer.core.engine.MaterializerScenarios.REVENUE;
-import static dev.materializer.core.engine.MaterializerScenarios.order;
-import static dev.materializer.core.engine.MaterializerScenarios.row;
+import static dev.materializer.core.engine.MaterializerContract.REVENUE;
+import static dev.materializer.core.engine.MaterializerContract.order;
+import static dev.materializer.core.engine.MaterializerContract.row;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -24,7 +24,7 @@ import static org.awaitility.Awaitility.await;
  * deleted, given another target, moved to another tenant, made invalid. Each ends with the sources
  * quiet and asserts that what a reader sees equals a fresh run of the pipeline.
  */
-abstract class ViewLifecycleScenarios {
+abstract class ViewLifecycleContract {
 
     /** Reads the rows of the view writing "revenue", re-keyed by their own id. */
     static final String COPY = "{\"$project\": {\"_id\": \"$_id.id\", \"revenue\": 1}}";
