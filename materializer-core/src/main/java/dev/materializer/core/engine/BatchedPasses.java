@@ -72,12 +72,11 @@ final class BatchedPasses {
     }
 
     /**
-     * Takes the companions of a pass: none when batching is off, the engine has not started, the
-     * partition is not this instance's, or its marks name no work a batch can run.
+     * Takes the companions of a pass: none when batching is off, the partition is not this instance's, or its marks name no work a batch can run.
      * @return the batch, the pass's own partition first; empty when the pass runs alone
      */
     Map<String, DirtySources> take(String partition, DirtySources dirty, PassScheduler.Companions companions) {
-        if (options.passBatchSize() < 2 || passes.runner() == null || !owns.test(partition)) {
+        if (options.passBatchSize() < 2 || !owns.test(partition)) {
             return Map.of();
         }
         Set<String> definitions = batching.definitionsOf(partition, dirty);
@@ -103,9 +102,6 @@ final class BatchedPasses {
      */
     Map<String, PassScheduler.Ran> run(Map<String, DirtySources> batch) {
         ViewRunner current = passes.runner();
-        if (current == null) {
-            throw new IllegalStateException("a batch runs only once the engine started");
-        }
         Map<String, PassScheduler.Ran> ran = new HashMap<>();
         Map<String, DirtySources> retriesOf = new HashMap<>();
         for (String partition : batch.keySet()) {

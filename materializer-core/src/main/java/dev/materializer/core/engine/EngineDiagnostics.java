@@ -36,7 +36,7 @@ public final class EngineDiagnostics {
      * @return the longest delay
      */
     public static Duration maxDelay(Duration debounce) {
-        return ViewMaterializer.maxDelay(debounce);
+        return RunningEngine.maxDelay(debounce);
     }
 
     /**
@@ -46,7 +46,7 @@ public final class EngineDiagnostics {
      * @return the instances, itself included; empty before its first heartbeat
      */
     public static Set<String> liveInstances(ViewMaterializer engine) {
-        return engine.ownership().liveInstances();
+        return engine.owned().liveInstances();
     }
 
     /**

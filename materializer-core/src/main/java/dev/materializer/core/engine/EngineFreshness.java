@@ -4,7 +4,7 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 import com.mongodb.MongoException;
-import dev.materializer.core.cluster.PartitionOwnership;
+import dev.materializer.core.cluster.OwnedPartitions;
 import dev.materializer.core.freshness.FreshnessProbe;
 import dev.materializer.core.freshness.FreshnessWaits;
 import dev.materializer.core.graph.Lineage;
@@ -45,7 +45,7 @@ final class EngineFreshness implements FreshnessProbe, FreshnessWaits.OwnerRecor
 
     private final PassScheduler scheduler;
 
-    private final PartitionOwnership ownership;
+    private final OwnedPartitions ownership;
 
     private final StatusStore status;
 
@@ -57,7 +57,7 @@ final class EngineFreshness implements FreshnessProbe, FreshnessWaits.OwnerRecor
      * @param definitions whether the views stream handed over every change committed before a moment
      * @param applyingDefinitions whether a change of a view document of a partition is still being applied
      */
-    EngineFreshness(ViewRegistry registry, SourceFeed feed, PassScheduler scheduler, PartitionOwnership ownership,
+    EngineFreshness(ViewRegistry registry, SourceFeed feed, PassScheduler scheduler, OwnedPartitions ownership,
             StatusStore status, StreamHeard definitions, Predicate<String> applyingDefinitions) {
         this.status = status;
         this.registry = registry;

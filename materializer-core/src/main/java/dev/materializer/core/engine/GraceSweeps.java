@@ -9,13 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 import dev.materializer.core.pass.PartitionLanes;
 import dev.materializer.core.EngineClock;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.write.ViewRunner;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The sweeps after each flip's grace: once {@code generation-grace} has passed after a flip, the
@@ -43,7 +41,7 @@ final class GraceSweeps {
 
     private final ViewRegistry registry;
 
-    private final Supplier<@Nullable ViewRunner> runner;
+    private final ViewRunner runner;
 
     private final BooleanSupplier running;
 
@@ -56,7 +54,7 @@ final class GraceSweeps {
     /** Whether a sweep task is queued and has not taken the views due yet. */
     private boolean queued;
 
-    GraceSweeps(EngineClock clock, PartitionLanes lanes, ViewRegistry registry, Supplier<@Nullable ViewRunner> runner,
+    GraceSweeps(EngineClock clock, PartitionLanes lanes, ViewRegistry registry, ViewRunner runner,
             BooleanSupplier running) {
         this.clock = clock;
         this.lanes = lanes;
@@ -109,14 +107,13 @@ final class GraceSweeps {
             due.clear();
             queued = false;
         }
-        ViewRunner current = runner.get();
-        if (current == null || !running.getAsBoolean()) {
+        if (!running.getAsBoolean()) {
             return;
         }
         // A view replaced or gone since its flip has its own sweeps, or none to make
         views.removeIf(view -> registry.find(view.partition(), view.key().id()) != view);
         if (!views.isEmpty()) {
-            current.sweep(views);
+            runner.sweep(views);
         }
     }
 }

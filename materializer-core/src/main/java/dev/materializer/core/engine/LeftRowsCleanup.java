@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 
 import com.mongodb.MongoException;
 import dev.materializer.core.pass.PartitionLanes;
@@ -52,7 +51,7 @@ final class LeftRowsCleanup implements ViewCatalog.LeftRowsRemoval {
 
     private final Predicate<String> owns;
 
-    private final Supplier<@Nullable ViewRunner> runner;
+    private final ViewRunner runner;
 
     private final BooleanSupplier running;
 
@@ -65,7 +64,7 @@ final class LeftRowsCleanup implements ViewCatalog.LeftRowsRemoval {
     private boolean closed;
 
     LeftRowsCleanup(LeftPlaces places, EngineClock clock, PartitionLanes lanes, ViewRegistry registry,
-            Predicate<String> owns, Supplier<@Nullable ViewRunner> runner, BooleanSupplier running,
+            Predicate<String> owns, ViewRunner runner, BooleanSupplier running,
             MaterializerOptions options) {
         this.places = places;
         this.clock = clock;
@@ -129,10 +128,6 @@ final class LeftRowsCleanup implements ViewCatalog.LeftRowsRemoval {
 
     /** Hands each place due and owned here to its partition's lane. */
     private void removeDue() {
-        ViewRunner current = runner.get();
-        if (current == null) {
-            return;
-        }
         List<LeftPlaces.Place> noted;
         try {
             noted = places.all();
@@ -145,19 +140,19 @@ final class LeftRowsCleanup implements ViewCatalog.LeftRowsRemoval {
         for (LeftPlaces.Place place : noted) {
             if (!now.isBefore(place.leftAt().plus(grace)) && owns.test(place.partition())) {
                 lanes.submit(place.partition(), () -> {
-                    remove(current, place);
+                    remove(place);
                     return null;
                 });
             }
         }
     }
 
-    private void remove(ViewRunner current, LeftPlaces.Place place) {
+    private void remove(LeftPlaces.Place place) {
         String partition = place.partition();
         String target = place.target();
         try {
             if (registry.views(partition).stream().noneMatch(view -> view.targetCollection().equals(target))) {
-                current.removeLeftRows(partition, target);
+                runner.removeLeftRows(partition, target);
             }
             // Else a view of the partition writes it again: the rows there are its, or its first pass replaces them
             places.done(place);

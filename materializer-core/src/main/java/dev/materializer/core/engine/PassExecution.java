@@ -83,7 +83,7 @@ final class PassExecution implements PassScheduler.PassRunner {
 
     private final HeardChanges heard;
 
-    PassExecution(ViewRegistry registry, StatusStore status, LostStatus lostStatus, EngineClock clock,
+    PassExecution(ViewRegistry registry, ViewRunner runner, StatusStore status, LostStatus lostStatus, EngineClock clock,
             MaterializerListener listener, MaterializerOptions options, Predicate<String> owns,
             ViewPasses.Sweeps sweeps, BooleanSupplier stopping, HeardChanges heard) {
         this.heard = heard;
@@ -95,14 +95,9 @@ final class PassExecution implements PassScheduler.PassRunner {
         this.listener = listener;
         this.options = options;
         this.claims = new TargetClaims(registry, status);
-        this.passes = new ViewPasses(registry, status, clock, listener, options, sweeps, stopping);
+        this.passes = new ViewPasses(registry, runner, status, clock, listener, options, sweeps, stopping);
         this.batches = new BatchedPasses(passes, new BatchSelection(registry, claims, passes::readsViewTargets), owns,
                 clock, listener, options);
-    }
-
-    /** The writer, chosen once the deployment's capabilities are known. */
-    void useRunner(ViewRunner runner) {
-        passes.useRunner(runner);
     }
 
     /** What a refresh gives: the report of the view asked for, and what must run again. */
@@ -138,10 +133,9 @@ final class PassExecution implements PassScheduler.PassRunner {
 
     private DirtySources runOwned(String partition, DirtySources dirty) {
         DirtySources retries = new DirtySources();
-        ViewRunner current = passes.runner();
-        if (current != null && dirty.clusterTime() != null) {
+        if (dirty.clusterTime() != null) {
             try {
-                current.awaitClusterTime(dirty.clusterTime());
+                passes.runner().awaitClusterTime(dirty.clusterTime());
             }
             catch (MongoException ex) {
                 // Not there yet (a lagging node, a failover): run it all again later rather than read too early.

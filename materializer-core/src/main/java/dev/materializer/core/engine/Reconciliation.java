@@ -94,7 +94,7 @@ final class Reconciliation implements Reconciler.Views {
 
     private final Predicate<String> owns;
 
-    private final Supplier<@Nullable ViewRunner> runner;
+    private final ViewRunner runner;
 
     private final FreshnessProbe probe;
 
@@ -106,7 +106,7 @@ final class Reconciliation implements Reconciler.Views {
      */
     Reconciliation(ViewRegistry registry, PassExecution passes, PassScheduler scheduler, PartitionLanes lanes,
             StatusStore status, EngineClock clock, MaterializerListener listener, Predicate<String> owns,
-            Supplier<@Nullable ViewRunner> runner, FreshnessProbe probe, Supplier<@Nullable BsonTimestamp> clusterTime) {
+            ViewRunner runner, FreshnessProbe probe, Supplier<@Nullable BsonTimestamp> clusterTime) {
         this.probe = probe;
         this.clusterTime = clusterTime;
         this.registry = registry;
@@ -147,8 +147,7 @@ final class Reconciliation implements Reconciler.Views {
 
     private void run(ViewKey key) {
         ViewDefinition view = registry.find(key.partition(), key.id());
-        ViewRunner current = runner.get();
-        if (view == null || current == null || registry.isBlocked(key) || !owns.test(key.partition())
+        if (view == null || registry.isBlocked(key) || !owns.test(key.partition())
                 || !scheduler.intake()) {
             return;
         }
@@ -156,7 +155,7 @@ final class Reconciliation implements Reconciler.Views {
         long began = System.nanoTime();
         VerifyReport check;
         try {
-            check = current.verify(view, true);
+            check = runner.verify(view, true);
         }
         catch (MongoException ex) {
             // A failure of the deployment (the verify makes any other failure of MongoDB the report's error)

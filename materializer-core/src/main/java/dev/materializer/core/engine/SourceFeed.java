@@ -14,7 +14,7 @@ import java.util.function.Supplier;
 
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoDatabase;
-import dev.materializer.core.cluster.PartitionOwnership;
+import dev.materializer.core.cluster.OwnedPartitions;
 import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.routing.AffectedPartitions;
@@ -116,7 +116,7 @@ final class SourceFeed implements StreamListener {
     /** The causes of routing failures logged already: each is logged once, then counted quietly. */
     private final Set<String> routingFailures = ConcurrentHashMap.newKeySet();
 
-    private volatile Duration skew = Duration.ZERO;
+    private final Duration skew;
 
     /** Set by {@link #close}: a sync racing with the close opens nothing more. */
     private boolean closed;
@@ -165,26 +165,17 @@ final class SourceFeed implements StreamListener {
         static final Routed NOWHERE = new Routed(Map.of(), false);
     }
 
-    SourceFeed(MongoDatabase database, ViewRegistry registry, PartitionRouter router, PassScheduler scheduler,
-            CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
-            StatusStore status, Predicate<String> owns, Supplier<Set<String>> live) {
-        this(database, registry, Routing.of(router, registry), scheduler, checkpoints, clock, options, listener, status,
-                owns, live);
-    }
-
-    SourceFeed(MongoDatabase database, ViewRegistry registry, Routing routing, PassScheduler scheduler,
-            CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
-            StatusStore status, Predicate<String> owns, Supplier<Set<String>> live) {
-        this(database, registry, routing, scheduler, checkpoints, clock, options, listener, status, owns, live,
-                new HeardChanges(HeardChanges.CoveredLookup.of(registry)));
-    }
-
-    /** @param heard what the streams heard of every partition, for the handovers to know what changed */
+    /**
+     * @param heard what the streams heard of every partition, for the handovers to know what changed
+     * @param skew how far this machine's clock is ahead of the server's, measured at the start: the lag
+     *     of a stream is measured against the server's time
+     */
     SourceFeed(MongoDatabase database, ViewRegistry registry, Routing routing, PassScheduler scheduler,
             CheckpointStore checkpoints, EngineClock clock, MaterializerOptions options, MaterializerListener listener,
             StatusStore status, Predicate<String> owns, Supplier<Set<String>> live,
-            HeardChanges heard) {
+            HeardChanges heard, Duration skew) {
         this.heard = heard;
+        this.skew = skew;
         this.database = database;
         this.deletes = new BroadcastDeletes(database, registry, options.partitionField(), scheduler::pendingPartitions);
         this.broadcasts = new BroadcastWarning(clock,
@@ -199,10 +190,6 @@ final class SourceFeed implements StreamListener {
         this.clock = clock;
         this.options = options;
         this.listener = listener;
-    }
-
-    void skew(Duration skew) {
-        this.skew = skew;
     }
 
     /**
@@ -518,7 +505,7 @@ final class SourceFeed implements StreamListener {
     private static boolean writerOwned(Checkpoint checkpoint, String partition) {
         String writer = checkpoint.writer();
         return checkpoint.token() != null && writer != null
-                && PartitionOwnership.owner(writer, partition, checkpoint.live());
+                && OwnedPartitions.owner(writer, partition, checkpoint.live());
     }
 
     /** The status of each view reading the collection says why it catches up. */

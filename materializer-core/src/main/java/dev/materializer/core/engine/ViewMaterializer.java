@@ -1,5 +1,18 @@
 package dev.materializer.core.engine;
 
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoDatabase;
+import dev.materializer.core.EngineClock;
+import dev.materializer.core.EngineClosedException;
 import dev.materializer.core.EngineState;
 import dev.materializer.core.Materializer;
 import dev.materializer.core.MaterializerListener;
@@ -10,43 +23,20 @@ import dev.materializer.core.VerifyReport;
 import dev.materializer.core.ViewPage;
 import dev.materializer.core.ViewQuery;
 import dev.materializer.core.ViewSnapshot;
+import dev.materializer.core.ViewState;
 import dev.materializer.core.ViewSubscriber;
 import dev.materializer.core.ViewSubscription;
-import java.time.Duration;
-import java.util.NoSuchElementException;
-import java.util.concurrent.CompletableFuture;
-
-import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoDatabase;
-import dev.materializer.core.cluster.InstanceHeartbeats;
+import dev.materializer.core.cluster.OwnedPartitions;
 import dev.materializer.core.cluster.PartitionOwnership;
-import dev.materializer.core.freshness.FreshnessWaits;
-import dev.materializer.core.guard.ScopeGuard;
-import dev.materializer.core.hash.RowHasher;
-import dev.materializer.core.EngineClosedException;
 import dev.materializer.core.pass.PartitionLanes;
 import dev.materializer.core.pass.PassScheduler;
-import dev.materializer.core.reconcile.Reconciler;
-import dev.materializer.core.routing.PartitionRouter;
-import dev.materializer.core.server.CapabilityDetector;
-import dev.materializer.core.server.ClockSkew;
-import dev.materializer.core.subscribe.ViewSubscriptions;
-import dev.materializer.core.server.ClusterTime;
 import dev.materializer.core.server.EngineConcerns;
 import dev.materializer.core.server.EngineIndexes;
-import dev.materializer.core.server.ServerCapabilities;
-import dev.materializer.core.stream.CheckpointStore;
-import dev.materializer.core.stream.CollectionStream;
+import dev.materializer.core.subscribe.ViewSubscriptions;
 import dev.materializer.core.time.Backoff;
-import dev.materializer.core.EngineClock;
 import dev.materializer.core.time.Durations;
 import dev.materializer.core.time.SystemClock;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.ViewState;
-import dev.materializer.core.write.LeftPlaces;
-import dev.materializer.core.write.LostStatus;
-import dev.materializer.core.write.StatusStore;
-import dev.materializer.core.write.ViewRunner;
 import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -54,9 +44,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps every view's target equal to the result of its pipeline, for every partition, from change
- * streams: the engine facade. It composes the parts and owns their lifecycle; the work is done by
- * the parts ({@link ViewCatalog}, {@link SourceFeed}, {@link PassScheduler}, {@link PassExecution},
- * {@link ViewRunner}).
+ * streams: the engine facade. It owns the lifecycle and starts in two phases: it detects the
+ * deployment ({@link Deployment}: what the server can do, the clock's skew), then builds the
+ * running engine from what it found ({@link RunningEngine}, the one composition root, every part
+ * final). A start that fails drops that engine and tries again with backoff, detecting again.
  *
  * <pre>{@code
  * ViewMaterializer views = new ViewMaterializer(client, "shop", MaterializerOptions.defaults());
@@ -65,22 +56,18 @@ import org.slf4j.LoggerFactory;
  * views.stop();
  * }</pre>
  *
+ * <p>Before the running engine is built (and after a failed start dropped it), the engine answers
+ * as one that has no views: empty snapshots and pages, nothing in flight, nothing to catch up.
+ *
  * <p>Threads: {@link #start()} returns at once and starts on a thread of its own, retrying with
  * backoff while MongoDB cannot be reached; each change stream has its reader thread; timers run on
  * the clock's thread; passes on a pool of {@code maxConcurrentPasses} threads, one partition at a
- * time per partition. The control methods may be called from any thread.
+ * time per partition. The control methods may be called from any thread; the state changes, and
+ * which running engine is current, under the lifecycle's monitor.
  */
 public final class ViewMaterializer implements Materializer {
 
     private static final Logger log = LoggerFactory.getLogger(ViewMaterializer.class);
-
-    private static final Duration OPEN_WAIT = Duration.ofSeconds(10);
-
-    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
-
-    private final MongoClient client;
-
-    private final MongoDatabase database;
 
     private final MaterializerOptions options;
 
@@ -88,66 +75,33 @@ public final class ViewMaterializer implements Materializer {
 
     private final @Nullable SystemClock ownedClock;
 
-    private final MaterializerListener listener;
+    private final EngineLifecycle lifecycle;
 
-    private final ViewRegistry registry;
-
-    private final PartitionLanes lanes;
-
-    private final PassScheduler scheduler;
-
-    private final PassExecution passes;
-
-    private final StatusStore status;
-
-    private final SourceFeed feed;
-
-    private final ViewCatalog catalog;
-
-    private final LeftRowsCleanup leftRows;
-
-    private final PartitionOwnership ownership;
-
-    /** What the streams heard of every partition, owned or not: what a handover must run. */
-    private final HeardChanges heard;
-
-    private final Reconciler reconciler;
-
-    private final FreshnessWaits freshness;
-
-    private final EngineFreshness freshnessProbe;
+    private final EngineBasis basis;
 
     private final ViewSubscriptions subscriptions;
 
     /** Visible for testing: lets a test hold a stream's hand-over of events. */
     private final HandOverGate handOvers = new HandOverGate();
 
-    private final Object lifecycle = new Object();
+    /** The engine of the current start; null before one is built and after a failed start dropped it. */
+    private volatile @Nullable RunningEngine engine;
 
-    private volatile EngineState state = EngineState.NEW;
-
-    private volatile @Nullable String reason;
-
-    private volatile boolean transactions;
-
-    private volatile @Nullable ViewRunner runner;
-
-    private volatile @Nullable CollectionStream viewsStream;
+    private boolean intakeStopped;
 
     private EngineClock.@Nullable Timer retry;
 
     private int failedStarts;
 
     /**
-     * Creates the engine; nothing runs before {@link #start()}.
+     * Creates the engine; nothing runs and nothing is asked of MongoDB before {@link #start()}.
      * @param client the application's client
      * @param database the database of the views, sources and targets
      * @param options the options
      */
     public ViewMaterializer(MongoClient client, String database, MaterializerOptions options) {
-        this.client = client;
         // On the primary with majority concerns, whatever the client's defaults (EngineConcerns says why).
-        this.database = EngineConcerns.database(client, database);
+        MongoDatabase engineDatabase = EngineConcerns.database(client, database);
         this.options = options;
         if (options.clock() == null) {
             this.ownedClock = new SystemClock();
@@ -157,109 +111,51 @@ public final class ViewMaterializer implements Materializer {
             this.ownedClock = null;
             this.clock = options.clock();
         }
-        this.listener = new SafeListener(options.listener());
-        this.registry = new ViewRegistry(options.partitionField());
-        this.heard = new HeardChanges(HeardChanges.CoveredLookup.of(registry));
-        this.lanes = new PartitionLanes(options.maxConcurrentPasses());
-        this.ownership = new PartitionOwnership(options.instanceId(), new InstanceHeartbeats(this.database,
-                options.checkpointsCollection(), options.instanceId(), options.partitionLease()), clock,
-                options.partitionLease(), registry::partitions, this::catchUp);
-        this.status = new StatusStore(this.database, EngineSettings.write(options));
-        this.passes = new PassExecution(registry, status, new LostStatus(this.database, EngineSettings.write(options)), clock, listener, options,
-                ownership::owns, new GraceSweeps(clock, lanes, registry, () -> runner,
-                        () -> state == EngineState.RUNNING)::after,
-                () -> state == EngineState.STOPPING || state == EngineState.STOPPED, heard);
-        this.scheduler = new PassScheduler(clock, options.debounce(), maxDelay(options.debounce()), options.rewatch(),
-                options.maxConcurrentPasses(), lanes, passes);
-        this.feed = new SourceFeed(this.database, registry, handOvers.around(SourceFeed.Routing.of(
-                new PartitionRouter(options.partitionField(), options.storageSources()), registry)), scheduler,
-                new CheckpointStore(this.database, options.checkpointsCollection(), options.instanceId(),
-                        ownership::liveInstances),
-                clock, options, listener, status, ownership::owns, ownership::liveInstances, heard);
-        this.leftRows = new LeftRowsCleanup(new LeftPlaces(this.database, options.checkpointsCollection()), clock,
-                lanes, registry, ownership::owns, () -> runner, () -> state == EngineState.RUNNING, options);
-        this.subscriptions = new ViewSubscriptions(this.database, options);
-        this.catalog = new ViewCatalog(this.database, registry, status, passes, lanes, feed, clock, options, scheduler,
-                leftRows);
-        this.freshnessProbe = new EngineFreshness(registry, feed, scheduler, ownership, status, this::definitionsHeard,
-                catalog::applying);
-        this.freshness = new FreshnessWaits(freshnessProbe, freshnessProbe);
-        this.reconciler = new Reconciler(clock, options.reconcileInterval(), options.reconcileMaxPerSecond(),
-                new Reconciliation(registry, passes, scheduler, lanes, status, clock, listener, ownership::owns,
-                        () -> runner, freshnessProbe, () -> ClusterTime.now(client, this.database)));
-    }
-
-    /** The listener of the source streams, for {@link EngineDiagnostics}. */
-    SourceFeed sourceFeed() {
-        return feed;
-    }
-
-    /** The longest a change waits for its pass while its partition never goes quiet. */
-    static Duration maxDelay(Duration debounce) {
-        Duration tenTimes = debounce.multipliedBy(10);
-        return tenTimes.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : tenTimes;
+        MaterializerListener listener = new SafeListener(options.listener());
+        this.lifecycle = new EngineLifecycle(listener);
+        this.subscriptions = new ViewSubscriptions(engineDatabase, options);
+        this.basis = new EngineBasis(client, engineDatabase, options, clock, listener, lifecycle, subscriptions,
+                handOvers);
     }
 
     @Override
     public void start() {
         synchronized (lifecycle) {
-            if (state != EngineState.NEW) {
-                throw new IllegalStateException("the materializer was already started (it is " + state + ")");
+            if (lifecycle.state() != EngineState.NEW) {
+                throw new IllegalStateException("the materializer was already started (it is " + lifecycle.state() + ")");
             }
-            setState(EngineState.STARTING, "connecting to MongoDB");
+            lifecycle.set(EngineState.STARTING, "connecting to MongoDB");
         }
+        startThread();
+    }
+
+    private void startThread() {
         Thread starter = new Thread(this::attemptStart, "materializer-start");
         starter.setDaemon(true);
         starter.start();
     }
 
+    /** One attempt: detect the deployment, build the running engine for it, open it. */
     private void attemptStart() {
         synchronized (lifecycle) {
-            if (state == EngineState.STOPPING || state == EngineState.STOPPED) {
+            if (lifecycle.stopping()) {
                 return;
             }
         }
         try {
-            ServerCapabilities capabilities = CapabilityDetector.detect(client, database, options.checkpointsCollection());
-            transactions = capabilities.transactions();
-            log.info("MongoDB {}: transactions {}; views are written {}; change events over 16 MB {}",
-                    capabilities.version() == null ? "(version unknown)" : capabilities.version(),
-                    transactions ? "available" : "not available",
-                    transactions ? "in one transaction for a diff of up to " + options.maxTransactionRows()
-                            + " changed rows, else in groups" : "in groups",
-                    capabilities.splitLargeEvents() ? "come split and are put together" : "are not split");
-            feed.skew(ClockSkew.measure(database, options.checkpointsCollection()));
-            EngineIndexes.ensure(database, options.viewsCollection(), options.partitionField(),
+            Deployment deployment = Deployment.detect(basis.client(), basis.database(), options);
+            EngineIndexes.ensure(basis.database(), options.viewsCollection(), options.partitionField(),
                     options.checkpointsCollection());
-            ViewRunner viewRunner = new ViewRunner(database, transactions ? client : null, EngineSettings.write(options),
-                    new ScopeGuard(options.partitionField()), new RowHasher());
-            runner = viewRunner;
-            passes.useRunner(viewRunner);
-            CollectionStream stream = new CollectionStream(database, options.viewsCollection(), false, null,
-                    handOvers.around(subscriptions.around(catalog)),
-                    clock, options.rewatch(), options.maxBackoff(), SourceFeed.CHECKPOINT_INTERVAL);
-            synchronized (lifecycle) {
-                if (state == EngineState.STOPPING || state == EngineState.STOPPED) {
-                    return;
-                }
-                viewsStream = stream;
+            RunningEngine built = new RunningEngine(basis, deployment);
+            if (!install(built)) {
+                built.abandon(false);
+                return;
             }
-            // The stream opens before the read, so no change of a view falls between them.
-            stream.start(OPEN_WAIT);
-            // Which partitions are this instance's, before the first rebalance decides what runs.
-            ownership.refresh();
-            catalog.loadAll();
-            // The source streams are open: the others may hand partitions over now.
-            ownership.ready();
-            ownership.start();
-            reconciler.start();
-            leftRows.start();
+            built.open();
             synchronized (lifecycle) {
-                if (state == EngineState.STARTING || state == EngineState.RETRYING) {
+                if (lifecycle.state() == EngineState.STARTING || lifecycle.state() == EngineState.RETRYING) {
                     failedStarts = 0;
-                    setState(EngineState.RUNNING, null);
-                    log.info("The materializer runs: {} view(s), {} source stream(s)", registry.ids().size(),
-                            feed.openStreams());
+                    lifecycle.set(EngineState.RUNNING, null);
                 }
             }
         }
@@ -271,55 +167,80 @@ public final class ViewMaterializer implements Materializer {
         }
     }
 
-    private void retryStart(RuntimeException failure) {
+    /** Makes the engine current unless the close began; a stop of intake asked for before holds for it too. */
+    private boolean install(RunningEngine built) {
         synchronized (lifecycle) {
-            if (state == EngineState.STOPPING || state == EngineState.STOPPED) {
+            if (lifecycle.stopping()) {
+                return false;
+            }
+            engine = built;
+            if (intakeStopped) {
+                built.stopIntake();
+            }
+            lifecycle.notifyAll();
+            return true;
+        }
+    }
+
+    private void retryStart(RuntimeException failure) {
+        RunningEngine dropped;
+        synchronized (lifecycle) {
+            if (lifecycle.stopping()) {
+                // The close closes the engine it found.
                 return;
             }
             failedStarts++;
             Duration wait = Backoff.jittered(failedStarts, options.rewatch(), options.maxBackoff(), Backoff.RANDOM);
             String why = "cannot start: " + failure.getMessage();
-            setState(EngineState.RETRYING, why);
+            dropped = engine;
+            engine = null;
+            lifecycle.set(EngineState.RETRYING, why);
             log.warn("The materializer {}; it tries again in {}", why, Durations.text(wait));
-            closeViewsStream();
-            retry = clock.schedule(wait, () -> {
-                Thread again = new Thread(this::attemptStart, "materializer-start");
-                again.setDaemon(true);
-                again.start();
-            });
+            retry = clock.schedule(wait, this::startThread);
+        }
+        if (dropped != null) {
+            // As a crash: what it heard and did not apply is in no checkpoint it saved, so the next start catches it up.
+            dropped.abandon(false);
         }
     }
 
-    /**
-     * Partitions this instance takes over: every view of each runs that may have changes its previous
-     * owner did not apply ({@link HeardChanges}). Marked with the scheduler (even while stopping), so
-     * every checkpoint names them until they ran.
-     */
-    private void catchUp(java.util.Set<String> partitions) {
-        // Before the marks: what checkpoints saved since the streams started answer for is known to their passes
-        feed.answerFromCheckpoints(partitions);
-        partitions.forEach(scheduler::markHandover);
+    /** The engine of the current start; for the diagnostics and the tests' probes, which run it first. */
+    RunningEngine running() {
+        RunningEngine current = engine;
+        if (current == null) {
+            throw new IllegalStateException("the materializer has no running engine (it is " + lifecycle.state() + ")");
+        }
+        return current;
     }
 
     @Override
     public void stopIntake() {
-        scheduler.stopIntake();
+        RunningEngine current;
+        synchronized (lifecycle) {
+            intakeStopped = true;
+            current = engine;
+        }
+        if (current != null) {
+            current.stopIntake();
+        }
     }
 
     @Override
     public boolean drain(Duration timeout) throws InterruptedException {
-        return lanes.awaitIdle(timeout);
+        RunningEngine current = engine;
+        return current == null || current.drain(timeout);
     }
 
     @Override
     public int inFlight() {
-        return lanes.inFlight();
+        RunningEngine current = engine;
+        return current == null ? 0 : current.inFlight();
     }
 
     @Override
     public boolean caughtUp() {
-        // In flight first: cheap, and the usual answer while busy; then the marks of every partition.
-        return lanes.inFlight() == 0 && registry.partitions().stream().noneMatch(scheduler::isPending);
+        RunningEngine current = engine;
+        return current == null || current.caughtUp();
     }
 
     /**
@@ -329,46 +250,28 @@ public final class ViewMaterializer implements Materializer {
      */
     @Override
     public void close() {
+        RunningEngine current;
         synchronized (lifecycle) {
-            if (state == EngineState.STOPPED) {
+            if (lifecycle.state() == EngineState.STOPPED) {
                 return;
             }
-            setState(EngineState.STOPPING, "closing");
+            lifecycle.set(EngineState.STOPPING, "closing");
             if (retry != null) {
                 retry.cancel();
             }
+            current = engine;
         }
-        quietly("stop intake", this::stopIntake);
-        quietly("stop the reconciler", reconciler::close);
-        quietly("stop removing left rows", leftRows::close);
-        // Leaving first lets the others take this instance's partitions at their next beat.
-        quietly("leave", ownership::close);
-        quietly("close the views stream", this::closeViewsStream);
-        // After the views stream: no change is heard for them any more
-        quietly("end the subscriptions", subscriptions::close);
-        quietly("close the source streams", () -> {
-            try {
-                feed.close(CLOSE_WAIT);
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        quietly("stop the passes", lanes::close);
+        if (current != null) {
+            current.close();
+        }
+        else {
+            RunningEngine.quietly("end the subscriptions", subscriptions::close);
+        }
         synchronized (lifecycle) {
-            setState(EngineState.STOPPED, "closed");
+            lifecycle.set(EngineState.STOPPED, "closed");
         }
         if (ownedClock != null) {
-            quietly("stop the clock", ownedClock::close);
-        }
-    }
-
-    private static void quietly(String step, Runnable action) {
-        try {
-            action.run();
-        }
-        catch (RuntimeException ex) {
-            log.warn("While closing, could not {}: {}", step, ex.toString());
+            RunningEngine.quietly("stop the clock", ownedClock::close);
         }
     }
 
@@ -378,32 +281,22 @@ public final class ViewMaterializer implements Materializer {
      * process may land.
      */
     void crash() {
+        RunningEngine current;
         synchronized (lifecycle) {
-            setState(EngineState.STOPPED, "crashed");
+            lifecycle.set(EngineState.STOPPED, "crashed");
             if (retry != null) {
                 retry.cancel();
             }
+            current = engine;
         }
-        reconciler.close();
-        leftRows.close();
-        subscriptions.close();
-        ownership.stopBeating();
-        closeViewsStream();
-        feed.abandon();
-        lanes.close();
+        if (current != null) {
+            current.abandon(true);
+        }
+        else {
+            subscriptions.close();
+        }
         if (ownedClock != null) {
             ownedClock.close();
-        }
-    }
-
-    private void closeViewsStream() {
-        CollectionStream stream;
-        synchronized (lifecycle) {
-            stream = viewsStream;
-            viewsStream = null;
-        }
-        if (stream != null) {
-            stream.close();
         }
     }
 
@@ -419,100 +312,74 @@ public final class ViewMaterializer implements Materializer {
 
     @Override
     public MaterializerSnapshot snapshot() {
-        return picture(registry.snapshot());
+        return picture(true);
     }
 
     @Override
     public MaterializerSnapshot summary() {
-        return picture(java.util.List.of());
+        return picture(false);
+    }
+
+    private MaterializerSnapshot picture(boolean allViews) {
+        RunningEngine current = engine;
+        if (current == null) {
+            return new MaterializerSnapshot(lifecycle.state(), lifecycle.reason(), 0, 0, null, false, List.of());
+        }
+        return current.picture(allViews);
     }
 
     @Override
-    public java.util.Map<ViewState, Integer> viewCounts() {
-        return registry.countByState();
+    public Map<ViewState, Integer> viewCounts() {
+        RunningEngine current = engine;
+        return current == null ? noViews() : current.viewCounts();
     }
 
     @Override
-    public java.util.Map<ViewState, Integer> ownedViewCounts() {
-        // By the counters of each partition: a scrape visits partitions, not views.
-        return registry.countByState(ownership::owns);
+    public Map<ViewState, Integer> ownedViewCounts() {
+        RunningEngine current = engine;
+        return current == null ? noViews() : current.ownedViewCounts();
+    }
+
+    private static Map<ViewState, Integer> noViews() {
+        Map<ViewState, Integer> none = new EnumMap<>(ViewState.class);
+        for (ViewState state : ViewState.values()) {
+            none.put(state, 0);
+        }
+        return none;
     }
 
     @Override
     public int watchedStreams() {
-        return feed.openStreams() + feed.closedStreams().size() + (viewsStream != null ? 1 : 0);
+        RunningEngine current = engine;
+        return current == null ? 0 : current.watchedStreams();
     }
 
     @Override
     public ViewPage views(ViewQuery query) {
-        // A partition asked for is answered from its index; otherwise every view is a candidate.
-        return ViewPage.of(query.partition() == null ? registry.snapshot() : registry.snapshot(query.partition()), query);
+        RunningEngine current = engine;
+        return current == null ? ViewPage.of(List.of(), query) : current.views(query);
     }
 
     @Override
-    public java.util.Optional<ViewSnapshot> view(String partition, String id) {
-        return java.util.Optional.ofNullable(registry.snapshotOf(partition, id));
-    }
-
-    private MaterializerSnapshot picture(java.util.List<ViewSnapshot> views) {
-        CollectionStream stream = viewsStream;
-        boolean viewsOpen = stream != null && stream.isOpen();
-        int open = feed.openStreams() + (viewsOpen ? 1 : 0);
-        EngineState now = state;
-        String why = reason;
-        if (now == EngineState.RUNNING) {
-            // Running, but a stream that is reopening misses changes until it is back: say which.
-            java.util.List<String> closed = new java.util.ArrayList<>(feed.closedStreams());
-            if (stream != null && !viewsOpen) {
-                closed.add(0, options.viewsCollection());
-            }
-            why = closed.isEmpty() ? null : "change streams reopening: " + String.join(", ", closed);
-        }
-        return new MaterializerSnapshot(now, why, open, lanes.inFlight(), feed.lag(), transactions, views,
-                reconciler.progress(), scheduler.catchUpProgress());
+    public Optional<ViewSnapshot> view(String partition, String id) {
+        RunningEngine current = engine;
+        return current == null ? Optional.empty() : current.view(partition, id);
     }
 
     @Override
     public CompletableFuture<PassReport> refresh(String partition, String id) {
-        ViewDefinition view = registry.find(partition, id);
+        RunningEngine current = engine;
+        ViewDefinition view = current == null ? null : current.find(partition, id);
         CompletableFuture<PassReport> refused = refusal(view, partition, id);
-        if (refused != null) {
-            return refused;
-        }
-        return lanes.submit(partition, () -> {
-            PassExecution.Refreshed refreshed = passes.refresh(view);
-            scheduler.retry(partition, refreshed.retries());
-            return refreshed.report();
-        });
-    }
-
-    @Override
-    public boolean awaitIdle(Duration timeout) throws InterruptedException {
-        return FreshnessWaits.awaitIdle(since -> state == EngineState.RUNNING && streamsBehind(since).isEmpty(),
-                this::caughtUp, timeout);
-    }
-
-    @Override
-    public boolean awaitFresh(String partition, String id, Duration timeout) throws InterruptedException {
-        return freshness.awaitFresh(partition, id, null, null, timeout);
-    }
-
-    @Override
-    public boolean awaitFresh(String partition, String id, @Nullable String collection,
-            @Nullable BsonTimestamp operationTime, Duration timeout) throws InterruptedException {
-        return freshness.awaitFresh(partition, id, collection, operationTime, timeout);
+        return refused != null ? refused : running().refresh(view);
     }
 
     @Override
     public CompletableFuture<VerifyReport> verify(String partition, String id) {
-        ViewDefinition view = registry.find(partition, id);
+        RunningEngine current = engine;
+        ViewDefinition view = current == null ? null : current.find(partition, id);
         CompletableFuture<VerifyReport> refused = refusal(view, partition, id);
-        if (refused != null) {
-            return refused;
-        }
-        // Running means the writer is set: it is chosen before the engine says so.
-        ViewRunner current = java.util.Objects.requireNonNull(runner, "the writer of a running engine");
-        return lanes.submit(partition, () -> current.verify(view, false));
+        return refused != null ? refused : running().verify(view);
     }
 
     /** Why an action on one view cannot run now (unknown view, engine not running), or null when it can. */
@@ -521,7 +388,7 @@ public final class ViewMaterializer implements Materializer {
             return CompletableFuture.failedFuture(
                     new NoSuchElementException("no view '" + id + "' in partition '" + partition + "'"));
         }
-        EngineState now = state;
+        EngineState now = lifecycle.state();
         if (now == EngineState.STOPPING || now == EngineState.STOPPED) {
             // As work queued before the close ends: one cause, whichever side of the close the call fell on.
             return CompletableFuture.failedFuture(new EngineClosedException("the engine closed (" + now
@@ -534,19 +401,66 @@ public final class ViewMaterializer implements Materializer {
         return null;
     }
 
+    @Override
+    public boolean awaitIdle(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        RunningEngine current = awaitEngine(deadline);
+        return current != null && current.awaitIdle(remaining(deadline));
+    }
+
+    @Override
+    public boolean awaitFresh(String partition, String id, Duration timeout) throws InterruptedException {
+        return awaitFresh(partition, id, null, null, timeout);
+    }
+
+    @Override
+    public boolean awaitFresh(String partition, String id, @Nullable String collection,
+            @Nullable BsonTimestamp operationTime, Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        RunningEngine current = awaitEngine(deadline);
+        return current != null && current.awaitFresh(partition, id, collection, operationTime, remaining(deadline));
+    }
+
+    /**
+     * The running engine, once a start built one: a wait that begins while the engine starts waits
+     * for it, as it waits for the engine's streams. Null when none came before the deadline or the
+     * engine closed.
+     */
+    private @Nullable RunningEngine awaitEngine(long deadline) throws InterruptedException {
+        synchronized (lifecycle) {
+            while (engine == null && !lifecycle.stopping()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return null;
+                }
+                java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(lifecycle, left);
+            }
+            return engine;
+        }
+    }
+
+    private static Duration remaining(long deadline) {
+        return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+    }
+
     /** Which partitions this instance runs; for tests of several instances. */
     PartitionOwnership ownership() {
-        return ownership;
+        return running().ownership();
+    }
+
+    /** Which partitions this instance owns now; for tests of several instances. */
+    OwnedPartitions owned() {
+        return running().owned();
     }
 
     /** The lanes of the partitions' work; for tests (EngineProbe). */
     PartitionLanes lanes() {
-        return lanes;
+        return running().lanes();
     }
 
     /** What a wait for freshness reads of this engine; for tests (EngineProbe). */
     EngineFreshness freshnessProbe() {
-        return freshnessProbe;
+        return running().freshnessProbe();
     }
 
     /** The gate every stream's events pass; for tests (EngineProbe). */
@@ -556,15 +470,20 @@ public final class ViewMaterializer implements Materializer {
 
     /** The scheduler, whose backlog says what is marked, armed and running; for tests (EngineProbe). */
     PassScheduler scheduler() {
-        return scheduler;
+        return running().scheduler();
+    }
+
+    /** The listener of the source streams, for {@link EngineDiagnostics}. */
+    SourceFeed sourceFeed() {
+        return running().sourceFeed();
     }
 
     /**
      * The document paths the open cursor of a source's stream keeps in its images; null for whole
      * images or no open cursor. For tests (EngineProbe).
      */
-    java.util.@Nullable Set<String> imagePaths(String collection) {
-        return feed.imagePaths(collection);
+    @Nullable Set<String> imagePaths(String collection) {
+        return running().sourceFeed().imagePaths(collection);
     }
 
     /**
@@ -572,29 +491,7 @@ public final class ViewMaterializer implements Materializer {
      * event committed before a moment; for tests (EngineProbe).
      * @param sinceNanos the moment, in {@link System#nanoTime()}
      */
-    java.util.List<String> streamsBehind(long sinceNanos) {
-        java.util.List<String> behind = new java.util.ArrayList<>();
-        CollectionStream stream = viewsStream;
-        if (stream == null || !stream.caughtUpSince(sinceNanos)) {
-            behind.add(options.viewsCollection());
-        }
-        behind.addAll(feed.streamsBehind(sinceNanos));
-        return behind;
-    }
-
-    /**
-     * Whether the views stream handed the catalog every change of a view document committed before a
-     * moment: a poll that began after it came back empty, or it handed over a later event.
-     */
-    private boolean definitionsHeard(long sinceNanos, @Nullable BsonTimestamp clusterTime) {
-        CollectionStream stream = viewsStream;
-        return stream != null
-                && (stream.caughtUpSince(sinceNanos) || (clusterTime != null && stream.heardAfter(clusterTime)));
-    }
-
-    private void setState(EngineState next, @Nullable String why) {
-        state = next;
-        reason = why;
-        listener.onStateChanged(next, why);
+    List<String> streamsBehind(long sinceNanos) {
+        return running().streamsBehind(sinceNanos);
     }
 }

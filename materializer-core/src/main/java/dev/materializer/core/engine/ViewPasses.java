@@ -43,11 +43,11 @@ import org.slf4j.LoggerFactory;
  * <p>What it guarantees: every view it is asked to run either ends in a recorded outcome (its status
  * {@code ok} or {@code errored} with the message) or is handed back as a retry — whatever it throws.
  * Failures are told apart by the engine's own types: a failure of the deployment (a
- * {@link MongoException}) or an engine not started yet runs again; anything else is the view's error,
+ * {@link MongoException}) runs again; anything else is the view's error,
  * so a bug never retries without end.
  *
- * <p>Threads: the lanes' pool threads; the writer is set once the deployment is known (a volatile
- * field); shared state lives in the registry (synchronized) and in MongoDB.
+ * <p>Threads: the lanes' pool threads; shared state lives in the registry (synchronized) and in
+ * MongoDB; the writer is built for the deployment before this object, and never changes.
  */
 final class ViewPasses {
 
@@ -55,7 +55,7 @@ final class ViewPasses {
 
     private final ViewRegistry registry;
 
-    private volatile @Nullable ViewRunner runner;
+    private final ViewRunner runner;
 
     private final StatusStore status;
 
@@ -76,9 +76,10 @@ final class ViewPasses {
         void after(Duration delay, ViewDefinition view);
     }
 
-    ViewPasses(ViewRegistry registry, StatusStore status, EngineClock clock, MaterializerListener listener,
-            MaterializerOptions options, Sweeps sweeps, BooleanSupplier stopping) {
+    ViewPasses(ViewRegistry registry, ViewRunner runner, StatusStore status, EngineClock clock,
+            MaterializerListener listener, MaterializerOptions options, Sweeps sweeps, BooleanSupplier stopping) {
         this.registry = registry;
+        this.runner = runner;
         this.status = status;
         this.clock = clock;
         this.listener = listener;
@@ -87,13 +88,7 @@ final class ViewPasses {
         this.stopping = stopping;
     }
 
-    /** The writer, chosen once the deployment's capabilities are known. */
-    void useRunner(ViewRunner runner) {
-        this.runner = runner;
-    }
-
-    /** The writer, or null before the engine started. */
-    @Nullable
+    /** The writer of the deployment. */
     ViewRunner runner() {
         return runner;
     }
@@ -115,8 +110,7 @@ final class ViewPasses {
     /**
      * Runs a view, records and reports the outcome, and marks its target dirty when its rows changed.
      * Failures are told apart by the engine's own types: a failure of the deployment (a
-     * {@link MongoException}: {@link ViewRunner#run} throws one only then) or an engine that has not
-     * started runs again; anything else thrown is a fault of this view alone — a bug of the engine or
+     * {@link MongoException}: {@link ViewRunner#run} throws one only then) runs again; anything else thrown is a fault of this view alone — a bug of the engine or
      * of its options (a target id strategy that throws) — and makes it {@code errored}, so it never
      * retries without end. Only while the engine stops is a failure not judged (a client closed under
      * a running pass throws {@link IllegalStateException}): the view runs again at the next start.
@@ -125,11 +119,6 @@ final class ViewPasses {
         ViewKey key = view.key();
         listener.onPassStarted(key);
         ViewRunner current = runner;
-        if (current == null) {
-            log.info("View {} of partition {} waits for the engine to start; it runs again in {}", key.id(),
-                    key.partition(), Durations.text(options.rewatch()));
-            return runAgain(view, dirty, retries, "the engine has not started");
-        }
         PassReport report;
         @Nullable RuntimeException fault = null;
         // What the status says once the pass ends ok, sent with the flip or confirmation that ends it

@@ -61,7 +61,7 @@ public interface FreshnessProbe {
 
     /**
      * A count that moves whenever the partitions this instance owns may change, odd while a change
-     * is under way (see {@code PartitionOwnership.changes()}): the same even count before and after
+     * is under way (see {@code OwnedPartitions.changes()}): the same even count before and after
      * a look means no partition moved in between.
      * @return the count
      */

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Where a source's stream stood when an instance last saved it, and what that instance answered
  * for. The invariant every save keeps: for each partition its {@code writer} owned among
- * {@code live} (by the rule of {@code PartitionOwnership.owner}), every event of the collection
+ * {@code live} (by the rule of {@code OwnedPartitions.owner}), every event of the collection
  * before {@code token} was applied by a completed pass, or that partition is in {@code pending}.
  *
  * <p>It also names the newest event of the collection the stream had handed over before its token

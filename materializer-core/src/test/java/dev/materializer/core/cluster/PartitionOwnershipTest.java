@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** {@link PartitionOwnership} over heartbeats the test decides. */
+/** {@link PartitionOwnership} and the {@link OwnedPartitions} it publishes, over heartbeats the test decides. */
 class PartitionOwnershipTest {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
@@ -27,13 +27,15 @@ class PartitionOwnershipTest {
 
     private final List<Set<String>> acquired = new CopyOnWriteArrayList<>();
 
-    private final PartitionOwnership ownership = new PartitionOwnership("a", heartbeats, clock, LEASE,
+    private final OwnedPartitions owned = new OwnedPartitions("a");
+
+    private final PartitionOwnership ownership = new PartitionOwnership(owned, heartbeats, clock, LEASE,
             () -> PARTITIONS, acquired::add);
 
     @Test
     void beforeAnyBeatAnInstanceOwnsEveryPartition() {
-        assertThat(PARTITIONS).allMatch(ownership::owns);
-        assertThat(ownership.liveInstances()).isEmpty();
+        assertThat(PARTITIONS).allMatch(owned::owns);
+        assertThat(owned.liveInstances()).isEmpty();
     }
 
     @Test
@@ -41,7 +43,7 @@ class PartitionOwnershipTest {
         heartbeats.live = Set.of("a");
         ownership.refresh();
 
-        assertThat(PARTITIONS).allMatch(ownership::owns);
+        assertThat(PARTITIONS).allMatch(owned::owns);
         assertThat(acquired).isEmpty();
     }
 
@@ -51,7 +53,7 @@ class PartitionOwnershipTest {
         ownership.refresh();
 
         for (String partition : PARTITIONS) {
-            assertThat(ownership.owns(partition)).isEqualTo(Rendezvous.owner(partition, Set.of("a", "b")).equals("a"));
+            assertThat(owned.owns(partition)).isEqualTo(Rendezvous.owner(partition, Set.of("a", "b")).equals("a"));
         }
         assertThat(acquired).as("losing partitions acquires none").isEmpty();
     }
@@ -78,34 +80,30 @@ class PartitionOwnershipTest {
     @Test
     void theCountOfChangesMovesWithEveryNewLiveSetAndIsOddWhileACatchUpIsMarked() {
         List<Long> whileAcquiring = new CopyOnWriteArrayList<>();
-        PartitionOwnership[] self = new PartitionOwnership[1];
-        PartitionOwnership watching = new PartitionOwnership("a", heartbeats, clock, LEASE, () -> PARTITIONS,
-                gained -> whileAcquiring.add(self[0].changes()));
-        self[0] = watching;
-        assertThat(watching.changes()).isZero();
+        PartitionOwnership watching = new PartitionOwnership(owned, heartbeats, clock, LEASE, () -> PARTITIONS,
+                gained -> whileAcquiring.add(owned.changes()));
+        assertThat(owned.changes()).isZero();
 
         heartbeats.live = Set.of("a", "b");
         watching.refresh();
-        assertThat(watching.changes()).as("partitions moved away").isEqualTo(2);
+        assertThat(owned.changes()).as("partitions moved away").isEqualTo(2);
         watching.refresh();
-        assertThat(watching.changes()).as("the same live set moves nothing").isEqualTo(2);
+        assertThat(owned.changes()).as("the same live set moves nothing").isEqualTo(2);
 
         heartbeats.live = Set.of("a");
         watching.refresh();
         assertThat(whileAcquiring).as("odd while the catch-ups of the regained partitions are marked").containsExactly(3L);
-        assertThat(watching.changes()).isEqualTo(4);
+        assertThat(owned.changes()).isEqualTo(4);
     }
 
     @Test
     void gainedPartitionsAreHandedOverOwnedBeforeTheNewLiveSetIsPublished() {
         List<Set<String>> liveWhileAcquiring = new CopyOnWriteArrayList<>();
         List<Boolean> ownedWhileAcquiring = new CopyOnWriteArrayList<>();
-        PartitionOwnership[] holder = new PartitionOwnership[1];
-        PartitionOwnership watched = new PartitionOwnership("a", heartbeats, clock, LEASE, () -> PARTITIONS, gained -> {
-            liveWhileAcquiring.add(holder[0].liveInstances());
-            ownedWhileAcquiring.add(gained.stream().allMatch(holder[0]::owns));
+        PartitionOwnership watched = new PartitionOwnership(owned, heartbeats, clock, LEASE, () -> PARTITIONS, gained -> {
+            liveWhileAcquiring.add(owned.liveInstances());
+            ownedWhileAcquiring.add(gained.stream().allMatch(owned::owns));
         });
-        holder[0] = watched;
         heartbeats.live = Set.of("a", "b", "c");
         watched.refresh();
         heartbeats.live = Set.of("a", "c");
@@ -114,7 +112,7 @@ class PartitionOwnershipTest {
         // A checkpoint that reads the new live set must find the catch-ups marked: they come first.
         assertThat(liveWhileAcquiring).containsExactly(Set.of("a", "b", "c"));
         assertThat(ownedWhileAcquiring).as("owned while their catch-ups are marked").containsExactly(true);
-        assertThat(watched.liveInstances()).isEqualTo(Set.of("a", "c"));
+        assertThat(owned.liveInstances()).isEqualTo(Set.of("a", "c"));
     }
 
     @Test

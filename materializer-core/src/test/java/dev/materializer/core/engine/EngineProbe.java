@@ -21,7 +21,7 @@ public final class EngineProbe {
      * @return the instances, itself included; empty before its first heartbeat
      */
     public static Set<String> liveInstances(ViewMaterializer engine) {
-        return engine.ownership().liveInstances();
+        return engine.owned().liveInstances();
     }
 
     /**

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
-import dev.materializer.core.cluster.PartitionOwnership;
+import dev.materializer.core.cluster.OwnedPartitions;
 import dev.materializer.core.cluster.Rendezvous;
 import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.pass.PartitionLanes;
@@ -90,7 +90,8 @@ class SourceFeedTest {
         MaterializerOptions options = MaterializerOptions.builder().instanceId("me").clock(clock).build();
         return new SourceFeed(mongo.database(), registry, routing, scheduler,
                 new CheckpointStore(mongo.database(), options.checkpointsCollection(), "me", live), clock, options,
-                listener, new StatusStore(mongo.database(), EngineSettings.write(options)), owns, live);
+                listener, new StatusStore(mongo.database(), EngineSettings.write(options)), owns, live,
+                new HeardChanges(HeardChanges.CoveredLookup.of(registry)), Duration.ZERO);
     }
 
     private SourceFeed feed(TestMongo mongo, Predicate<String> owns, Supplier<Set<String>> live) {
@@ -120,7 +121,7 @@ class SourceFeedTest {
 
     /**
      * A beat gives this instance a partition: its take-over is marked (its pass held at its start), then
-     * the new live set is published, in that order as PartitionOwnership does.
+     * the new live set is published, in that order as PartitionOwnership and OwnedPartitions do.
      */
     private void takeOverHeld(String gained, AtomicReference<Set<String>> live, Set<String> after) {
         passesHeld = new CountDownLatch(1);
@@ -238,7 +239,7 @@ class SourceFeedTest {
         String moving = partitionMoving(before, after);
         view("rev", moving, "orders");
         AtomicReference<Set<String>> live = new AtomicReference<>(before);
-        Predicate<String> owns = partition -> PartitionOwnership.owner("me", partition, live.get());
+        Predicate<String> owns = partition -> OwnedPartitions.owner("me", partition, live.get());
         passOwns = owns;
         // The stream thread reads the live set; then, before it reads the pending partitions, a beat
         // publishes the newcomer and the partition's pass starts under it and leaves its marks.
@@ -265,7 +266,7 @@ class SourceFeedTest {
         assertThat(passes).as("the pass ran under the new live set and applied nothing").isEmpty();
         assertThat(scheduler.pendingPartitions("orders")).isEmpty();
         // The invariant: a partition the writer owned among the checkpoint's live set is applied or pending.
-        boolean answers = PartitionOwnership.owner("me", moving, checkpoint.live());
+        boolean answers = OwnedPartitions.owner("me", moving, checkpoint.live());
         assertThat(!answers || checkpoint.pending().contains(moving))
             .as("checkpoint %s answers for %s, whose change no pass applied", checkpoint, moving).isTrue();
     }
@@ -288,7 +289,7 @@ class SourceFeedTest {
         String gained = partitionOwnedBy("other", before, 0);
         view("rev", gained, "orders");
         AtomicReference<Set<String>> live = new AtomicReference<>(Set.of());
-        SourceFeed feed = feed(mongo, partition -> PartitionOwnership.owner("me", partition, live.get()), live::get);
+        SourceFeed feed = feed(mongo, partition -> OwnedPartitions.owner("me", partition, live.get()), live::get);
 
         assertThat(feed.checkpointWanted("orders")).as("before the first beat the live set is unknown").isFalse();
         live.set(before);
@@ -317,7 +318,7 @@ class SourceFeedTest {
         String gained = partitionOwnedBy("other", before, 0);
         view("rev", gained, "orders");
         AtomicReference<Set<String>> live = new AtomicReference<>(before);
-        SourceFeed feed = feed(mongo, partition -> PartitionOwnership.owner("me", partition, live.get()), live::get);
+        SourceFeed feed = feed(mongo, partition -> OwnedPartitions.owner("me", partition, live.get()), live::get);
         feed.checkpointAt("orders", TOKEN);
 
         // The take-over is marked, the live set published, and an interval's save comes while its pass waits:
