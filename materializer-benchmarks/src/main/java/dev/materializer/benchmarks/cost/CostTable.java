@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 
 import dev.materializer.benchmarks.cost.CostReport.Result;
 import dev.materializer.benchmarks.cost.CostReport.Run;
@@ -206,7 +207,7 @@ final class CostTable {
     }
 
     /** The median of a time in ms, or "timed out" when a repeat had none. */
-    private static String millis(List<Figures> figures, java.util.function.ToLongFunction<Figures> figure) {
+    private static String millis(List<Figures> figures, ToLongFunction<Figures> figure) {
         if (figures.stream().anyMatch(f -> figure.applyAsLong(f) < 0)) {
             return "timed out";
         }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.stream.Stream;
 
@@ -97,10 +98,10 @@ final class CountingBackend extends InProcessBackend {
      * was read already (a later read of the collection is a stage's: {@code $unionWith}, say).
      */
     private record Context(String kind, @Nullable String collection, @Nullable Document leadingMatch, boolean filters,
-            java.util.concurrent.atomic.AtomicBoolean inputRead) {
+            AtomicBoolean inputRead) {
 
         Context(String kind, @Nullable String collection, @Nullable Document leadingMatch, boolean filters) {
-            this(kind, collection, leadingMatch, filters, new java.util.concurrent.atomic.AtomicBoolean());
+            this(kind, collection, leadingMatch, filters, new AtomicBoolean());
         }
 
         Context(String kind) {

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.LongFunction;
 import java.util.function.ToLongFunction;
 
 import dev.materializer.benchmarks.scale.CommandCounter;
@@ -185,7 +187,7 @@ final class Figures {
                 received.put(collection, traffic.changeEvents());
             }
         });
-        Set<String> collections = new java.util.TreeSet<>(received.keySet());
+        Set<String> collections = new TreeSet<>(received.keySet());
         collections.addAll(sample.changesHeard().keySet());
         for (String collection : collections) {
             parts.add(collection + " " + n(received.getOrDefault(collection, 0L)) + " received / "
@@ -304,7 +306,7 @@ final class Figures {
 
     /** Per collection: what was written, read, examined and received, for the details. */
     String perCollection() {
-        Set<String> collections = new java.util.TreeSet<>(sample.traffic().byCollection().keySet());
+        Set<String> collections = new TreeSet<>(sample.traffic().byCollection().keySet());
         sample.examined().byCollection().keySet().stream()
             .filter(name -> name.startsWith(ScenarioRun.DATABASE + "."))
             .forEach(name -> collections.add(name.substring(ScenarioRun.DATABASE.length() + 1)));
@@ -348,7 +350,7 @@ final class Figures {
     }
 
     static String medianOf(List<Figures> figures, ToLongFunction<Figures> figure,
-            java.util.function.LongFunction<String> format) {
+            LongFunction<String> format) {
         if (figures.isEmpty()) {
             return "not measured";
         }

@@ -16,7 +16,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
-
 import javax.management.Notification;
 import javax.management.NotificationEmitter;
 import javax.management.openmbean.CompositeData;
@@ -25,6 +24,7 @@ import com.mongodb.ConnectionString;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
+import com.mongodb.event.CommandFailedEvent;
 import com.mongodb.event.CommandListener;
 import com.mongodb.event.CommandStartedEvent;
 import com.mongodb.event.CommandSucceededEvent;
@@ -35,8 +35,8 @@ import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.PassReport;
-import dev.materializer.core.engine.ViewMaterializer;
 import dev.materializer.core.ViewKey;
+import dev.materializer.core.engine.ViewMaterializer;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 import org.jspecify.annotations.Nullable;
@@ -428,7 +428,7 @@ public final class HeapPass {
         }
 
         @Override
-        public void commandFailed(com.mongodb.event.CommandFailedEvent event) {
+        public void commandFailed(CommandFailedEvent event) {
             aggregates.remove(event.getRequestId());
         }
     }

@@ -12,6 +12,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoDatabase;
@@ -288,7 +289,7 @@ public final class HeapReport {
         return -1;
     }
 
-    private static Thread reader(java.io.InputStream stream, java.util.function.Consumer<String> lines) {
+    private static Thread reader(java.io.InputStream stream, Consumer<String> lines) {
         Thread thread = new Thread(() -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
                 String line;

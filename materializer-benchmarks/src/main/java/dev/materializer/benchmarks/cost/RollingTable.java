@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 
 import dev.materializer.benchmarks.cost.RollingRestartRun.Logged;
 import dev.materializer.benchmarks.cost.RollingRestartRun.Phase;
@@ -224,7 +225,7 @@ final class RollingTable {
                 variant.error() != null ? "not verified" : n(touched.size() - variant.outOfSync().size()));
     }
 
-    private static String millis(Variant variant, java.util.function.ToLongFunction<Step> nanos) {
+    private static String millis(Variant variant, ToLongFunction<Step> nanos) {
         List<String> parts = new ArrayList<>();
         variant.steps().forEach(step -> parts.add(n(Math.round(nanos.applyAsLong(step) / 1e6))));
         return String.join(", ", parts) + " ms";

@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -62,7 +63,7 @@ final class LiveRegistration {
                 try {
                     pass.get(EngineRun.WAIT.toMillis(), TimeUnit.MILLISECONDS);
                 }
-                catch (TimeoutException | java.util.concurrent.ExecutionException ex) {
+                catch (TimeoutException | ExecutionException ex) {
                     completed = false;
                     break;
                 }

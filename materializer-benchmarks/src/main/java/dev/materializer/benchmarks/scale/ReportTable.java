@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
 import dev.materializer.benchmarks.scale.ScaleReport.AtSize;
@@ -127,14 +128,14 @@ final class ReportTable {
         return String.join(", ", parts);
     }
 
-    private static String series(List<AtSize> sizes, java.util.function.Predicate<AtSize> measured,
+    private static String series(List<AtSize> sizes, Predicate<AtSize> measured,
             ToDoubleFunction<AtSize> value, String format) {
         return seriesBy(sizes, size -> thousands(size.views()), measured, value, format);
     }
 
     /** "1,000: 3 µs · 30,000: 90 µs (×30 from the first to the last)". */
     private static String seriesBy(List<AtSize> sizes, Function<AtSize, String> label,
-            java.util.function.Predicate<AtSize> measured, ToDoubleFunction<AtSize> value, String format) {
+            Predicate<AtSize> measured, ToDoubleFunction<AtSize> value, String format) {
         List<String> parts = new ArrayList<>();
         Double first = null;
         Double last = null;
@@ -158,7 +159,7 @@ final class ReportTable {
     }
 
     /** "; 3k → 30k ×4.1" when both sizes were measured, else nothing. */
-    private static String ratio(List<AtSize> sizes, int from, int to, java.util.function.Predicate<AtSize> measured,
+    private static String ratio(List<AtSize> sizes, int from, int to, Predicate<AtSize> measured,
             ToDoubleFunction<AtSize> value, String label) {
         AtSize first = null;
         AtSize last = null;

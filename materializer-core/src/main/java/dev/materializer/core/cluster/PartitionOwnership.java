@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -163,7 +164,7 @@ public final class PartitionOwnership implements AutoCloseable {
         try {
             executor.execute(this::beatInBackground);
         }
-        catch (java.util.concurrent.RejectedExecutionException ex) {
+        catch (RejectedExecutionException ex) {
             beating.set(false);
         }
     }

@@ -1,20 +1,26 @@
 package dev.materializer.core.engine;
 
-import dev.materializer.core.MaterializerListener;
-import dev.materializer.core.MaterializerOptions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoDatabase;
+import dev.materializer.core.EngineClock;
+import dev.materializer.core.MaterializerListener;
+import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.cluster.OwnedPartitions;
+import dev.materializer.core.incremental.AffectedKeys;
 import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.routing.AffectedPartitions;
@@ -26,7 +32,6 @@ import dev.materializer.core.stream.Checkpoint;
 import dev.materializer.core.stream.CheckpointStore;
 import dev.materializer.core.stream.CollectionStream;
 import dev.materializer.core.stream.StreamListener;
-import dev.materializer.core.EngineClock;
 import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.write.StatusStore;
 import org.bson.BsonDocument;
@@ -159,7 +164,7 @@ final class SourceFeed implements StreamListener {
      * @param broadcast whether the event named no partition, so it reached every partition reading
      *     its source (see {@link MaterializerListener#onBroadcastEvent})
      */
-    record Routed(Map<String, Map<String, dev.materializer.core.incremental.AffectedKeys>> marks, boolean broadcast) {
+    record Routed(Map<String, Map<String, AffectedKeys>> marks, boolean broadcast) {
 
         /** An event for no partition. */
         static final Routed NOWHERE = new Routed(Map.of(), false);
@@ -241,14 +246,14 @@ final class SourceFeed implements StreamListener {
     }
 
     /** The watched collections whose stream is not open now (reopening after an error or an end). */
-    java.util.List<String> closedStreams() {
-        java.util.List<String> closed = new java.util.ArrayList<>();
+    List<String> closedStreams() {
+        List<String> closed = new ArrayList<>();
         streams.forEach((collection, stream) -> {
             if (!stream.isOpen()) {
                 closed.add(collection);
             }
         });
-        java.util.Collections.sort(closed);
+        Collections.sort(closed);
         return closed;
     }
 
@@ -257,14 +262,14 @@ final class SourceFeed implements StreamListener {
      * (see {@link CollectionStream#caughtUpSince}), sorted; for probes of tests.
      * @param sinceNanos the moment, in {@link System#nanoTime()}
      */
-    java.util.List<String> streamsBehind(long sinceNanos) {
-        java.util.List<String> behind = new java.util.ArrayList<>();
+    List<String> streamsBehind(long sinceNanos) {
+        List<String> behind = new ArrayList<>();
         streams.forEach((collection, stream) -> {
             if (!stream.caughtUpSince(sinceNanos)) {
                 behind.add(collection);
             }
         });
-        java.util.Collections.sort(behind);
+        Collections.sort(behind);
         return behind;
     }
 
@@ -276,7 +281,7 @@ final class SourceFeed implements StreamListener {
      * @param sinceNanos the moment, in {@link System#nanoTime()}
      * @param clusterTime a cluster time at or after the changes in question, when known
      */
-    boolean heard(String collection, long sinceNanos, org.bson.@Nullable BsonTimestamp clusterTime) {
+    boolean heard(String collection, long sinceNanos, @Nullable BsonTimestamp clusterTime) {
         CollectionStream stream = streams.get(collection);
         return stream != null
                 && (stream.caughtUpSince(sinceNanos) || (clusterTime != null && stream.heardAfter(clusterTime)));
@@ -324,7 +329,7 @@ final class SourceFeed implements StreamListener {
             lag = eventLag;
         }
         listener.onChange(collection, eventLag);
-        Map<String, Map<String, dev.materializer.core.incremental.AffectedKeys>> marks;
+        Map<String, Map<String, AffectedKeys>> marks;
         try {
             Routed routed = routing.route(collection, change);
             if (routed.broadcast()) {
@@ -403,7 +408,7 @@ final class SourceFeed implements StreamListener {
         // failed before it opened) or started from now without one: the checkpoint answers for some
         // partitions; the owned others catch up. Views never run are left out: they run through their
         // rebalance anyway.
-        Set<String> caughtUp = new java.util.TreeSet<>();
+        Set<String> caughtUp = new TreeSet<>();
         // The partitions, owned or not, whose events before this position a checkpoint answers for
         Set<String> answered = new HashSet<>();
         for (String partition : registry.partitionsReading(collection)) {

@@ -8,6 +8,7 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoDatabase;
@@ -433,7 +434,7 @@ public final class ViewMaterializer implements Materializer {
                 if (left <= 0) {
                     return null;
                 }
-                java.util.concurrent.TimeUnit.NANOSECONDS.timedWait(lifecycle, left);
+                TimeUnit.NANOSECONDS.timedWait(lifecycle, left);
             }
             return engine;
         }

@@ -3,6 +3,7 @@ package dev.materializer.core.incremental;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.materializer.core.view.ViewDefinitionParser;
 import org.bson.BsonArray;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
@@ -36,7 +37,7 @@ final class FieldPaths {
 
     /** Dot-separated segments with names, none starting with {@code $}: the paths a view may name. */
     static boolean isPath(String path) {
-        return dev.materializer.core.view.ViewDefinitionParser.isFieldPath(path);
+        return ViewDefinitionParser.isFieldPath(path);
     }
 
     /**

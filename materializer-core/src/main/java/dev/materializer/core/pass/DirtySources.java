@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 import dev.materializer.core.incremental.AffectedKeys;
@@ -165,7 +166,7 @@ public final class DirtySources {
             copy.replayed.remove(viewId);
             copy.keysByView.remove(viewId);
             // A source marked for every view is not one the view reads (replayedOnly said so)
-            copy.bySource.values().stream().filter(java.util.Objects::nonNull).forEach(views -> views.remove(viewId));
+            copy.bySource.values().stream().filter(Objects::nonNull).forEach(views -> views.remove(viewId));
         }
         copy.bySource.values().removeIf(views -> views != null && views.isEmpty());
         return copy;

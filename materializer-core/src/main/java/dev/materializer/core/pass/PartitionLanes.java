@@ -1,6 +1,5 @@
 package dev.materializer.core.pass;
 
-import dev.materializer.core.EngineClosedException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,12 +11,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.materializer.core.EngineClosedException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -166,7 +167,7 @@ public final class PartitionLanes implements AutoCloseable {
         try {
             pool.execute(() -> runNext(partition));
         }
-        catch (java.util.concurrent.RejectedExecutionException ex) {
+        catch (RejectedExecutionException ex) {
             // Closed: the queued work will not run.
             drop(partition, true);
         }

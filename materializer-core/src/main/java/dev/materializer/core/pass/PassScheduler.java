@@ -5,14 +5,21 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.List;
 import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.BiPredicate;
 
 import dev.materializer.core.CatchUpProgress;
 import dev.materializer.core.EngineClock;
+import dev.materializer.core.incremental.AffectedKeys;
 import dev.materializer.core.time.Durations;
+import org.bson.BsonTimestamp;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,7 +106,7 @@ public final class PassScheduler {
          *     without the scheduler's lock
          * @return per partition taken, a copy of the marks taken
          */
-        Map<String, DirtySources> take(int max, java.util.function.BiPredicate<String, DirtySources> accepts);
+        Map<String, DirtySources> take(int max, BiPredicate<String, DirtySources> accepts);
     }
 
     /**
@@ -154,7 +161,7 @@ public final class PassScheduler {
     private final Set<String> queued = new HashSet<>();
 
     /** Catch-ups waiting for their turn, oldest first; their marks are dirty already. */
-    private final Set<String> catchUpsWaiting = new java.util.LinkedHashSet<>();
+    private final Set<String> catchUpsWaiting = new LinkedHashSet<>();
 
     /** Catch-ups let into the lanes and not ended yet: at most {@code catchUpLimit}. */
     private final Set<String> catchUpsRunning = new HashSet<>();
@@ -226,7 +233,7 @@ public final class PassScheduler {
      * @param clusterTime the event's cluster time, or null when unknown
      */
     public void markDirty(String partition, String source, Collection<String> viewIds,
-            org.bson.@Nullable BsonTimestamp clusterTime) {
+            @Nullable BsonTimestamp clusterTime) {
         DirtySources marks = new DirtySources();
         marks.add(source, viewIds);
         marks.noteClusterTime(source, clusterTime);
@@ -242,8 +249,8 @@ public final class PassScheduler {
      * @param clusterTime the event's cluster time, or null when unknown
      */
     public void markDirty(String partition, String source,
-            java.util.Map<String, dev.materializer.core.incremental.AffectedKeys> keysByView,
-            org.bson.@Nullable BsonTimestamp clusterTime) {
+            Map<String, AffectedKeys> keysByView,
+            @Nullable BsonTimestamp clusterTime) {
         DirtySources marks = new DirtySources();
         marks.add(source, keysByView);
         marks.noteClusterTime(source, clusterTime);
@@ -260,8 +267,8 @@ public final class PassScheduler {
      * @param clusterTime the event's cluster time
      */
     public void markReplayed(String partition, String source,
-            java.util.Map<String, dev.materializer.core.incremental.AffectedKeys> keysByView,
-            org.bson.BsonTimestamp clusterTime) {
+            Map<String, AffectedKeys> keysByView,
+            BsonTimestamp clusterTime) {
         DirtySources marks = new DirtySources();
         marks.addReplayed(source, keysByView, clusterTime);
         mark(partition, marks);
@@ -317,7 +324,7 @@ public final class PassScheduler {
             if (!intake) {
                 return;
             }
-            java.util.Iterator<String> waiting = catchUpsWaiting.iterator();
+            Iterator<String> waiting = catchUpsWaiting.iterator();
             while (catchUpsRunning.size() < catchUpLimit && waiting.hasNext()) {
                 String partition = waiting.next();
                 if (catchUpsRunning.contains(partition)) {
@@ -437,15 +444,15 @@ public final class PassScheduler {
 
         private final String leader;
 
-        private final Map<String, Companion> taken = new java.util.LinkedHashMap<>();
+        private final Map<String, Companion> taken = new LinkedHashMap<>();
 
         TakenCompanions(String leader) {
             this.leader = leader;
         }
 
         @Override
-        public Map<String, DirtySources> take(int max, java.util.function.BiPredicate<String, DirtySources> accepts) {
-            Map<String, DirtySources> candidates = new java.util.LinkedHashMap<>();
+        public Map<String, DirtySources> take(int max, BiPredicate<String, DirtySources> accepts) {
+            Map<String, DirtySources> candidates = new LinkedHashMap<>();
             synchronized (PassScheduler.this) {
                 if (!intake) {
                     return Map.of();
@@ -462,7 +469,7 @@ public final class PassScheduler {
                     }
                 }
             }
-            Map<String, DirtySources> took = new java.util.LinkedHashMap<>();
+            Map<String, DirtySources> took = new LinkedHashMap<>();
             for (Map.Entry<String, DirtySources> candidate : candidates.entrySet()) {
                 if (took.size() >= max) {
                     break;
@@ -697,7 +704,7 @@ public final class PassScheduler {
             if (!intake) {
                 return Set.of();
             }
-            Set<String> stuck = new java.util.TreeSet<>(dirty);
+            Set<String> stuck = new TreeSet<>(dirty);
             stuck.removeAll(taken);
             stuck.removeAll(queued);
             stuck.removeAll(armed);

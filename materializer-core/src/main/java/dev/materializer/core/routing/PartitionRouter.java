@@ -1,18 +1,19 @@
 package dev.materializer.core.routing;
 
-import dev.materializer.core.PartitionMapping;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.materializer.core.PartitionMapping;
+import dev.materializer.core.routing.SourceChange.UpdatedFields;
+import org.bson.BsonArray;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
 import org.bson.BsonValue;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import dev.materializer.core.routing.SourceChange.UpdatedFields;
 
 /**
  * Tells which partitions a change of a source can affect: from the post-image, from the pre-image
@@ -199,8 +200,8 @@ public final class PartitionRouter {
         if (value instanceof BsonString text) {
             return text.getValue().isEmpty() ? Set.of() : Set.of(text.getValue());
         }
-        if (value instanceof org.bson.BsonArray array) {
-            Set<String> partitions = new java.util.HashSet<>();
+        if (value instanceof BsonArray array) {
+            Set<String> partitions = new HashSet<>();
             for (BsonValue element : array) {
                 if (element instanceof BsonString text && !text.getValue().isEmpty()) {
                     partitions.add(text.getValue());
@@ -222,7 +223,7 @@ public final class PartitionRouter {
         if (first.isEmpty()) {
             return single(second);
         }
-        Set<String> both = new java.util.HashSet<>(first);
+        Set<String> both = new HashSet<>(first);
         both.addAll(second);
         return AffectedPartitions.of(both);
     }

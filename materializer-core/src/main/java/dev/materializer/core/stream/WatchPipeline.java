@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.materializer.core.ViewFilter;
+import dev.materializer.core.view.ViewDefinitionParser;
 import org.bson.BsonDocument;
 import org.bson.BsonInt32;
 import org.jspecify.annotations.Nullable;
@@ -107,9 +109,9 @@ final class WatchPipeline {
         Set<String> all = new TreeSet<>();
         all.add(partitionField);
         // Routing tells the engine's own row versions by it (see RowVersionEvents)
-        all.add(dev.materializer.core.ViewFilter.TO_FIELD);
+        all.add(ViewFilter.TO_FIELD);
         for (String path : kept) {
-            if (dev.materializer.core.view.ViewDefinitionParser.isFieldPath(path)) {
+            if (ViewDefinitionParser.isFieldPath(path)) {
                 all.add(path);
             }
         }

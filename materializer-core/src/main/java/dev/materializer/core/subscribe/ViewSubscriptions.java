@@ -9,15 +9,18 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
+import dev.materializer.core.Generation;
 import dev.materializer.core.MaterializerOptions;
 import dev.materializer.core.SnapshotReason;
 import dev.materializer.core.ViewDelta;
+import dev.materializer.core.ViewKey;
 import dev.materializer.core.ViewRow;
 import dev.materializer.core.ViewRowsSnapshot;
 import dev.materializer.core.ViewSubscriber;
@@ -27,8 +30,6 @@ import dev.materializer.core.server.ClockSkew;
 import dev.materializer.core.stream.Checkpoint;
 import dev.materializer.core.stream.ForwardingStreamListener;
 import dev.materializer.core.stream.StreamListener;
-import dev.materializer.core.Generation;
-import dev.materializer.core.ViewKey;
 import dev.materializer.core.write.ReadableGenerations;
 import org.bson.BsonDocument;
 import org.bson.BsonString;
@@ -442,7 +443,7 @@ public final class ViewSubscriptions implements AutoCloseable {
         try {
             worker.execute(task);
         }
-        catch (java.util.concurrent.RejectedExecutionException ex) {
+        catch (RejectedExecutionException ex) {
             // Closed meanwhile
         }
     }

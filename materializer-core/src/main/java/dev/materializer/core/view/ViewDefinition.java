@@ -1,10 +1,12 @@
 package dev.materializer.core.view;
 
-import dev.materializer.core.ViewKey;
+import java.util.AbstractList;
 import java.util.List;
 import java.util.Map;
+import java.util.RandomAccess;
 import java.util.stream.Collectors;
 
+import dev.materializer.core.ViewKey;
 import org.bson.BsonDocument;
 import org.bson.BsonValue;
 
@@ -92,7 +94,7 @@ public record ViewDefinition(BsonValue id, String partition, List<String> collec
     }
 
     /** The stages of a definition: copied once, then passed between definitions as they are. */
-    private static final class Stages extends java.util.AbstractList<BsonDocument> implements java.util.RandomAccess {
+    private static final class Stages extends AbstractList<BsonDocument> implements RandomAccess {
 
         private final BsonDocument[] stages;
 

@@ -1,16 +1,17 @@
 package dev.materializer.core.view;
 
-import dev.materializer.core.Generation;
-import dev.materializer.core.ViewState;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
+import dev.materializer.core.Generation;
+import dev.materializer.core.ViewState;
 import org.bson.BsonArray;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
+import org.bson.BsonInt64;
 import org.bson.BsonNull;
 import org.bson.BsonString;
 import org.bson.BsonValue;
@@ -167,10 +168,10 @@ public record ViewStatus(@Nullable ViewState state, @Nullable String lastError, 
             document.append(LEASE, lease.toBson());
         }
         if (version != 0) {
-            document.append(VERSION, new org.bson.BsonInt64(version));
+            document.append(VERSION, new BsonInt64(version));
         }
         if (attempts != 0) {
-            document.append(ATTEMPTS, new org.bson.BsonInt64(attempts));
+            document.append(ATTEMPTS, new BsonInt64(attempts));
         }
         return document;
     }

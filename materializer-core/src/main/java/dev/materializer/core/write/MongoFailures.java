@@ -1,5 +1,7 @@
 package dev.materializer.core.write;
 
+import java.util.Set;
+
 import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
@@ -42,7 +44,7 @@ final class MongoFailures {
      * succeed later, so it says nothing of the view. A pipeline over the view's {@code max-time}
      * (MaxTimeMSExpired, 50) is not among them: that is the view's limit.
      */
-    private static final java.util.Set<Integer> TRANSIENT_CODES = java.util.Set.of(6, 7, 24, 43, 46, 89, 91, 112, 133,
+    private static final Set<Integer> TRANSIENT_CODES = Set.of(6, 7, 24, 43, 46, 89, 91, 112, 133,
             134, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436);
 
     /**
@@ -51,7 +53,7 @@ final class MongoFailures {
      * interruption, a conflict) says nothing of the row, so the write is tried again rather than
      * the view marked errored: failing safe means more passes, never fewer.
      */
-    private static final java.util.Set<Integer> ROW_ERRORS = java.util.Set.of(2, 14, 52, 55, 56, 57, 121, 10334,
+    private static final Set<Integer> ROW_ERRORS = Set.of(2, 14, 52, 55, 56, 57, 121, 10334,
             11000, 11001, 17419, 17420);
 
     private static boolean isWriteErrorOfNoRow(MongoException failure) {

@@ -1,5 +1,6 @@
 package dev.materializer.core.write;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -8,24 +9,28 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
+import com.mongodb.ReadConcern;
+import com.mongodb.client.ClientSession;
+import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Projections;
 import dev.materializer.core.Generation;
 import dev.materializer.core.GenerationPlace;
-import dev.materializer.core.view.ViewDefinition;
+import dev.materializer.core.VerifyReport;
+import dev.materializer.core.ViewFilter;
 import dev.materializer.core.ViewKey;
 import dev.materializer.core.ViewState;
 import dev.materializer.core.view.CoveredTimes;
-import dev.materializer.core.ViewFilter;
+import dev.materializer.core.view.ViewDefinition;
 import dev.materializer.core.view.ViewStatus;
-import com.mongodb.client.MongoDatabase;
 import org.bson.BsonArray;
 import org.bson.BsonBoolean;
 import org.bson.BsonDateTime;
 import org.bson.BsonDocument;
-import org.bson.BsonTimestamp;
 import org.bson.BsonInt32;
 import org.bson.BsonString;
+import org.bson.BsonTimestamp;
 import org.bson.BsonValue;
 import org.jspecify.annotations.Nullable;
 
@@ -185,7 +190,7 @@ public final class StatusStore {
      * @param at when (host time)
      * @param drift what differed, when the check found drift
      */
-    public void writeReconciled(ViewDefinition view, Instant at, dev.materializer.core.@Nullable VerifyReport drift) {
+    public void writeReconciled(ViewDefinition view, Instant at, @Nullable VerifyReport drift) {
         BsonDocument set = new BsonDocument(views.status("reconcile.at"), new BsonDateTime(at.toEpochMilli()));
         if (drift != null) {
             set.append(views.status("reconcile.drift"), new BsonDocument("at", new BsonDateTime(at.toEpochMilli()))
@@ -322,12 +327,12 @@ public final class StatusStore {
      * One read of the views collection in a session, for its causal wait; majority read concern so
      * the wait is for the majority snapshot.
      */
-    void probe(com.mongodb.client.ClientSession session, java.time.Duration maxTime) {
-        views.collection().withReadConcern(com.mongodb.ReadConcern.MAJORITY)
+    void probe(ClientSession session, Duration maxTime) {
+        views.collection().withReadConcern(ReadConcern.MAJORITY)
             .find(session, new BsonDocument())
             .projection(Projections.include("_id"))
             .limit(1)
-            .maxTime(maxTime.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+            .maxTime(maxTime.toMillis(), TimeUnit.MILLISECONDS)
             .first();
     }
 

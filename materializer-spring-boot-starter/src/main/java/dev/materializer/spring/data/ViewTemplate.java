@@ -2,6 +2,7 @@ package dev.materializer.spring.data;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +16,6 @@ import org.bson.conversions.Bson;
 import org.bson.json.JsonMode;
 import org.bson.json.JsonWriterSettings;
 import org.jspecify.annotations.Nullable;
-
 import org.springframework.data.mongodb.core.aggregation.Aggregation;
 
 /**
@@ -185,7 +185,7 @@ public final class ViewTemplate {
     private static Map<String, List<String>> copyOf(Map<String, List<String>> fields) {
         Map<String, List<String>> copy = new LinkedHashMap<>();
         fields.forEach((source, paths) -> copy.put(source, List.copyOf(paths)));
-        return java.util.Collections.unmodifiableMap(copy);
+        return Collections.unmodifiableMap(copy);
     }
 
     /** Builds a {@link ViewTemplate}; not thread-safe. */

@@ -2,6 +2,7 @@ package dev.materializer.spring.data;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -24,7 +25,6 @@ import org.bson.conversions.Bson;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
 import org.springframework.data.mongodb.core.MongoOperations;
 
 import static com.mongodb.client.model.Filters.eq;
@@ -71,7 +71,7 @@ public final class ViewTemplates {
     public ViewTemplates(MongoOperations mongo, ViewNaming naming, Map<String, ViewTemplate> templates) {
         this.mongo = mongo;
         this.naming = naming;
-        this.templates = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(templates));
+        this.templates = Collections.unmodifiableMap(new LinkedHashMap<>(templates));
         check(naming, this.templates);
     }
 

@@ -2,6 +2,7 @@ package dev.materializer.testing.server;
 
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Date;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -145,7 +146,7 @@ final class IndexKeys {
             return numberKey(number);
         }
         if (value instanceof String || value instanceof Boolean || value instanceof ObjectId
-                || value instanceof Instant || value instanceof java.util.Date || value instanceof UUID) {
+                || value instanceof Instant || value instanceof Date || value instanceof UUID) {
             return value;
         }
         return null;
