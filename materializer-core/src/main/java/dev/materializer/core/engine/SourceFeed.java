@@ -412,19 +412,19 @@ final class SourceFeed implements StreamListener {
         // The partitions, owned or not, whose events before this position a checkpoint answers for
         Set<String> answered = new HashSet<>();
         for (String partition : registry.partitionsReading(collection)) {
-            if (!from.pending().contains(partition) && answersFor(from, partition)) {
+            if (answersFor(from, partition)) {
                 answered.add(partition);
             }
         }
         heard.answered(collection, answered, registry.viewsReading(collection));
         registry.materializedViewsReading(collection).forEach((partition, viewIds) -> {
-            if (!owns.test(partition)) {
+            if (!owns.test(partition) || answered.contains(partition)) {
                 return;
             }
             if (from.pending().contains(partition)) {
                 scheduler.catchUp(partition, everyViewReading(collection));
             }
-            else if (!answersFor(from, partition)) {
+            else {
                 caughtUp.add(partition);
                 DirtySources marks = new DirtySources();
                 marks.add(collection, viewIds);
@@ -490,12 +490,14 @@ final class SourceFeed implements StreamListener {
 
     /**
      * Whether the checkpoint answers for the partition's events before its position: its writer
-     * owned the partition when it saved; or another instance's checkpoint at or after that position
-     * ({@link Checkpoint#alongside()}) was saved by the partition's owner then, with nothing of it
-     * pending. (The partitions pending in the checkpoint resumed from are caught up before this.)
+     * owned the partition when it saved, with nothing of it pending; or another instance's checkpoint
+     * at or after that position ({@link Checkpoint#alongside()}) was saved by the partition's owner
+     * then, with nothing of it pending. The second holds for a partition pending in the first too: the
+     * later owner applied every event of it before its own position, the pending ones among them (a
+     * restart under its own id after the others took its partitions over and ran them).
      */
     private static boolean answersFor(Checkpoint checkpoint, String partition) {
-        if (writerOwned(checkpoint, partition)) {
+        if (writerOwned(checkpoint, partition) && !checkpoint.pending().contains(partition)) {
             return true;
         }
         for (Checkpoint other : checkpoint.alongside()) {

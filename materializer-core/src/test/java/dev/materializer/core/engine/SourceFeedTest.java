@@ -221,6 +221,26 @@ class SourceFeedTest {
     }
 
     @Test
+    void aPartitionPendingInItsOwnCheckpointIsAnsweredForByAnotherInstancesCheckpointAtOrAfterIt(TestMongo mongo) {
+        // This instance stopped with p-applied and p-open pending; node-b, alone then, took both over and
+        // saved later: p-applied done, p-open still pending. This instance restarts under its own id.
+        view("v-applied", "p-applied", "orders");
+        view("v-open", "p-open", "orders");
+        view("v-quiet", "p-quiet", "orders");
+        SourceFeed feed = feed(mongo, partition -> true, () -> Set.of("me"));
+        Checkpoint theirs = new Checkpoint(TOKEN, Set.of("p-open"), "node-b", Set.of("node-b"));
+        Checkpoint own = new Checkpoint(TOKEN, Set.of("p-applied", "p-open"), "me", Set.of("me"), null, null,
+                List.of(theirs));
+        scheduler.stopIntake();
+
+        feed.onOpened("orders", true, false, own);
+
+        assertThat(scheduler.pendingPartitions("orders"))
+            .as("what the later checkpoint's owner applied is not run again; what is pending in both is")
+            .containsExactly("p-open");
+    }
+
+    @Test
     void aResumedReopeningCatchesUpNothing(TestMongo mongo) {
         view("v1", "p1", "orders");
         SourceFeed feed = feed(mongo, partition -> true, Set::of);
