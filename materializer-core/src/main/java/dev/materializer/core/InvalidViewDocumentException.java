@@ -6,6 +6,7 @@ public class InvalidViewDocumentException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the failure with what is wrong and the failure that showed it.
      * @param message what is wrong
      * @param cause the refusal of the engine's parser or scope guard
      */

@@ -307,79 +307,128 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
             return host + "-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
         }
 
-        /** @param value the collection of view documents @return this builder */
+        /**
+         * Sets the collection of view documents.
+         * @param value the collection of view documents
+         * @return this builder
+         */
         public Builder viewsCollection(String value) {
             this.viewsCollection = value;
             return this;
         }
 
-        /** @param value the partition field @return this builder */
+        /**
+         * Sets the partition field.
+         * @param value the partition field
+         * @return this builder
+         */
         public Builder partitionField(String value) {
             this.partitionField = value;
             return this;
         }
 
-        /** @param value the status field of view documents @return this builder */
+        /**
+         * Sets the status field of view documents.
+         * @param value the status field of view documents
+         * @return this builder
+         */
         public Builder statusField(String value) {
             this.statusField = value;
             return this;
         }
 
-        /** @param value the engine's collection of checkpoints and instance heartbeats @return this builder */
+        /**
+         * Sets the engine's collection of checkpoints and instance heartbeats.
+         * @param value the engine's collection of checkpoints and instance heartbeats
+         * @return this builder
+         */
         public Builder checkpointsCollection(String value) {
             this.checkpointsCollection = value;
             return this;
         }
 
-        /** @param value the quiet time before a partition's pass @return this builder */
+        /**
+         * Sets the quiet time before a partition's pass.
+         * @param value the quiet time before a partition's pass
+         * @return this builder
+         */
         public Builder debounce(Duration value) {
             this.debounce = value;
             return this;
         }
 
-        /** @param value the wait before an ended stream opens again @return this builder */
+        /**
+         * Sets the wait before an ended stream opens again.
+         * @param value the wait before an ended stream opens again
+         * @return this builder
+         */
         public Builder rewatch(Duration value) {
             this.rewatch = value;
             return this;
         }
 
-        /** @param value the longest wait between retries @return this builder */
+        /**
+         * Sets the longest wait between retries.
+         * @param value the longest wait between retries
+         * @return this builder
+         */
         public Builder maxBackoff(Duration value) {
             this.maxBackoff = value;
             return this;
         }
 
-        /** @param value the longest a pipeline may run @return this builder */
+        /**
+         * Sets the longest a pipeline may run.
+         * @param value the longest a pipeline may run
+         * @return this builder
+         */
         public Builder maxTime(Duration value) {
             this.maxTime = value;
             return this;
         }
 
-        /** @param value the most rows of a result @return this builder */
+        /**
+         * Sets the most rows of a result.
+         * @param value the most rows of a result
+         * @return this builder
+         */
         public Builder maxRows(int value) {
             this.maxRows = value;
             return this;
         }
 
-        /** @param value the most rows written in one transaction @return this builder */
+        /**
+         * Sets the most rows written in one transaction.
+         * @param value the most rows written in one transaction
+         * @return this builder
+         */
         public Builder maxTransactionRows(int value) {
             this.maxTransactionRows = value;
             return this;
         }
 
-        /** @param value how long the previous generation stays after a flip @return this builder */
+        /**
+         * Sets how long the previous generation stays after a flip.
+         * @param value how long the previous generation stays after a flip
+         * @return this builder
+         */
         public Builder generationGrace(Duration value) {
             this.generationGrace = value;
             return this;
         }
 
-        /** @param value the lease of a pass in groups @return this builder */
+        /**
+         * Sets the lease of a pass in groups.
+         * @param value the lease of a pass in groups
+         * @return this builder
+         */
         public Builder passLease(Duration value) {
             this.passLease = value;
             return this;
         }
 
         /**
+         * Sets how long an instance counts as live without a heartbeat.
          * @param value how long an instance counts as live without a heartbeat; partitions of an instance
          *     silent this long move to the others
          * @return this builder
@@ -390,6 +439,7 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         }
 
         /**
+         * Sets whether the engine turns on change stream pre-images where key-scoped passes need them.
          * @param value whether the engine turns on change stream pre-images on the sources whose
          *     key-scoped passes need the key a document had before a change
          * @return this builder
@@ -399,13 +449,18 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
             return this;
         }
 
-        /** @param value how many partitions run passes at once @return this builder */
+        /**
+         * Sets how many partitions run passes at once.
+         * @param value how many partitions run passes at once
+         * @return this builder
+         */
         public Builder maxConcurrentPasses(int value) {
             this.maxConcurrentPasses = value;
             return this;
         }
 
         /**
+         * Sets how many partitions one pass may run together.
          * @param value how many partitions one pass may run together (key-scoped passes of views of one
          *     definition and target); 1 runs every partition alone
          * @return this builder
@@ -416,6 +471,7 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
         }
 
         /**
+         * Sets how often every owned view is re-run and compared with its rows.
          * @param value how often every owned view is re-run and compared with its rows; zero turns the
          *     reconciler off
          * @return this builder
@@ -425,7 +481,11 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
             return this;
         }
 
-        /** @param value how many views the reconciler runs per second at most @return this builder */
+        /**
+         * Sets how many views the reconciler runs per second at most.
+         * @param value how many views the reconciler runs per second at most
+         * @return this builder
+         */
         public Builder reconcileMaxPerSecond(double value) {
             this.reconcileMaxPerSecond = value;
             return this;
@@ -442,25 +502,41 @@ public record MaterializerOptions(String viewsCollection, String partitionField,
             return this;
         }
 
-        /** @param value how stored ids are built @return this builder */
+        /**
+         * Sets how stored ids are built.
+         * @param value how stored ids are built
+         * @return this builder
+         */
         public Builder targetId(TargetIdStrategy value) {
             this.targetId = value;
             return this;
         }
 
-        /** @param value the name of this instance in leases @return this builder */
+        /**
+         * Sets the name of this instance in leases.
+         * @param value the name of this instance in leases
+         * @return this builder
+         */
         public Builder instanceId(String value) {
             this.instanceId = value;
             return this;
         }
 
-        /** @param value the clock of the timers; null for the system clock @return this builder */
+        /**
+         * Sets the clock of the timers.
+         * @param value the clock of the timers; null for the system clock
+         * @return this builder
+         */
         public Builder clock(@Nullable EngineClock value) {
             this.clock = value;
             return this;
         }
 
-        /** @param value the listener of the engine's events @return this builder */
+        /**
+         * Sets the listener of the engine's events.
+         * @param value the listener of the engine's events
+         * @return this builder
+         */
         public Builder listener(MaterializerListener value) {
             this.listener = value;
             return this;

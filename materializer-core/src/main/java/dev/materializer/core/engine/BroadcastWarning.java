@@ -50,6 +50,7 @@ final class BroadcastWarning {
     private final Map<String, Window> windows = new ConcurrentHashMap<>();
 
     /**
+     * Creates the warning, which has said nothing yet.
      * @param clock the engine's clock
      * @param optionWouldEnable whether {@code materializer.enable-pre-images} (off now) would turn
      *     pre-images on for the source, so the warning names the option rather than only the command

@@ -54,6 +54,7 @@ final class EngineFreshness implements FreshnessProbe, FreshnessWaits.OwnerRecor
     private final Predicate<String> applyingDefinitions;
 
     /**
+     * Creates the probe over the engine's parts.
      * @param definitions whether the views stream handed over every change committed before a moment
      * @param applyingDefinitions whether a change of a view document of a partition is still being applied
      */

@@ -101,6 +101,7 @@ final class Reconciliation implements Reconciler.Views {
     private final Supplier<@Nullable BsonTimestamp> clusterTime;
 
     /**
+     * Creates the reconciler's work over the engine's parts.
      * @param probe the engine's bookkeeping, read as a wait for freshness reads it
      * @param clusterTime the primary's cluster time now, or null where there is none
      */

@@ -171,6 +171,7 @@ final class SourceFeed implements StreamListener {
     }
 
     /**
+     * Creates the feed; no stream opens before {@link #sync()}.
      * @param heard what the streams heard of every partition, for the handovers to know what changed
      * @param skew how far this machine's clock is ahead of the server's, measured at the start: the lag
      *     of a stream is measured against the server's time

@@ -82,7 +82,8 @@ public final class ViewMaterializer implements Materializer {
 
     private final ViewSubscriptions subscriptions;
 
-    /** Visible for testing: lets a test hold a stream's hand-over of events. */
+    /** Lets a test hold a stream's hand-over of events. */
+    // Visible for testing
     private final HandOverGate handOvers = new HandOverGate();
 
     /** The engine of the current start; null before one is built and after a failed start dropped it. */
@@ -277,10 +278,10 @@ public final class ViewMaterializer implements Materializer {
     }
 
     /**
-     * Stops as a killed process would: no last checkpoint, no leave, queued work dropped. For tests
-     * of crashes; passes already running finish on their own, as in-flight writes of a dying
-     * process may land.
+     * Stops as a killed process would: no last checkpoint, no leave, queued work dropped; passes
+     * already running finish on their own, as in-flight writes of a dying process may land.
      */
+    // Visible for testing
     void crash() {
         RunningEngine current;
         synchronized (lifecycle) {
@@ -444,32 +445,36 @@ public final class ViewMaterializer implements Materializer {
         return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
     }
 
-    /** Which partitions this instance runs; for tests of several instances. */
+    /** The beats of this instance; for {@link EngineDiagnostics} and tests of several instances. */
     PartitionOwnership ownership() {
         return running().ownership();
     }
 
-    /** Which partitions this instance owns now; for tests of several instances. */
+    /** Which partitions this instance owns now; for {@link EngineDiagnostics} and tests of several instances. */
     OwnedPartitions owned() {
         return running().owned();
     }
 
-    /** The lanes of the partitions' work; for tests (EngineProbe). */
+    /** The lanes of the partitions' work. */
+    // Visible for testing
     PartitionLanes lanes() {
         return running().lanes();
     }
 
-    /** What a wait for freshness reads of this engine; for tests (EngineProbe). */
+    /** What a wait for freshness reads of this engine. */
+    // Visible for testing
     EngineFreshness freshnessProbe() {
         return running().freshnessProbe();
     }
 
-    /** The gate every stream's events pass; for tests (EngineProbe). */
+    /** The gate every stream's events pass. */
+    // Visible for testing
     HandOverGate handOvers() {
         return handOvers;
     }
 
-    /** The scheduler, whose backlog says what is marked, armed and running; for tests (EngineProbe). */
+    /** The scheduler, whose backlog says what is marked, armed and running. */
+    // Visible for testing
     PassScheduler scheduler() {
         return running().scheduler();
     }
@@ -481,17 +486,19 @@ public final class ViewMaterializer implements Materializer {
 
     /**
      * The document paths the open cursor of a source's stream keeps in its images; null for whole
-     * images or no open cursor. For tests (EngineProbe).
+     * images or no open cursor.
      */
+    // Visible for testing
     @Nullable Set<String> imagePaths(String collection) {
         return running().sourceFeed().imagePaths(collection);
     }
 
     /**
      * The watched collections, the views collection among them, whose stream has not heard every
-     * event committed before a moment; for tests (EngineProbe).
+     * event committed before a moment.
      * @param sinceNanos the moment, in {@link System#nanoTime()}
      */
+    // Visible for testing
     List<String> streamsBehind(long sinceNanos) {
         return running().streamsBehind(sinceNanos);
     }

@@ -201,7 +201,8 @@ final class ViewRegistry {
         }
     }
 
-    /** The number of distinct definitions kept; for tests. */
+    /** The number of distinct definitions kept. */
+    // Visible for testing
     int sharedDefinitions() {
         synchronized (structure) {
             return shared.size();

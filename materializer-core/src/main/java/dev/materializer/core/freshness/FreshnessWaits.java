@@ -42,6 +42,7 @@ public final class FreshnessWaits {
     private final OwnerRecords records;
 
     /**
+     * Creates the waits over what an engine knows of itself and of the owners of partitions.
      * @param probe what the waits read of the engine
      * @param records what they read of the owner's status, when the owner is elsewhere
      */

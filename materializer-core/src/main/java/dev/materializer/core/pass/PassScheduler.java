@@ -725,7 +725,8 @@ public final class PassScheduler {
         }
     }
 
-    /** The marks of a partition not yet taken by a pass; for tests. */
+    /** The marks of a partition not yet taken by a pass. */
+    // Visible for testing
     synchronized @Nullable DirtySources dirtyOf(String partition) {
         DirtySources sources = dirty.get(partition);
         return sources == null ? null : sources.copy();

@@ -643,7 +643,8 @@ public final class CollectionStream {
         chosen = null;
     }
 
-    /** The pipeline of the stream's cursor; for tests. */
+    /** The pipeline of the stream's cursor. */
+    // Visible for testing
     WatchPipeline.@Nullable Kind chosenPipeline() {
         return chosen;
     }

@@ -11,7 +11,10 @@ public abstract class ForwardingStreamListener implements StreamListener {
 
     private final StreamListener delegate;
 
-    /** @param delegate the listener every call goes to */
+    /**
+     * Creates the listener that hands every call on.
+     * @param delegate the listener every call goes to
+     */
     protected ForwardingStreamListener(StreamListener delegate) {
         this.delegate = delegate;
     }

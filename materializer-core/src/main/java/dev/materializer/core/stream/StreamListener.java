@@ -8,8 +8,9 @@ import org.bson.BsonDocument;
 /**
  * Receives what a {@link CollectionStream} sees. Called on the stream's own thread, one call at a
  * time per stream; implementations must be quick (mark dirty, hand work to executors). A throw from
- * {@link #onChange} ends the stream before the event's token is taken: it reopens from where it
- * stood and the event comes again — so an implementation fails safe itself rather than throw.
+ * {@link #onChange} does not end the stream: the stream hands the same event over again, backing off
+ * between tries, and never moves past an event its listener did not take — so an implementation
+ * that cannot handle an event fails safe itself (marks more) rather than throw, or the stream stalls.
  */
 public interface StreamListener {
 

@@ -216,7 +216,8 @@ final class Subscription implements ViewSubscription {
         closed.accept(this);
     }
 
-    /** Whether its thread ended. Visible for testing. */
+    /** Whether its thread ended. */
+    // Visible for testing
     boolean ended() {
         return !thread.isAlive();
     }

@@ -100,6 +100,7 @@ public final class ViewSubscriptions implements AutoCloseable {
     private volatile boolean closed;
 
     /**
+     * Creates the subscriptions of an engine, each with a queue of the default capacity.
      * @param database the engine's database (primary, majority)
      * @param options the engine's options: the fields, the collections and the grace
      */
@@ -449,19 +450,22 @@ public final class ViewSubscriptions implements AutoCloseable {
     }
 
     /**
-     * The views followed now, by the text of their id. Visible for testing.
+     * The views followed now, by the text of their id.
      * @return how many partitions of views have subscribers
      */
+    // Visible for testing
     int followed() {
         return tracked.values().stream().mapToInt(Map::size).sum();
     }
 
-    /** Whether the worker has nothing queued or running. Visible for testing. */
+    /** Whether the worker has nothing queued or running. */
+    // Visible for testing
     boolean idle() {
         return worker.getQueue().isEmpty() && worker.getActiveCount() == 0 && heard.isEmpty();
     }
 
-    /** How many worker threads live. Visible for testing. */
+    /** How many worker threads live. */
+    // Visible for testing
     int workerThreads() {
         return worker.getPoolSize();
     }

@@ -37,6 +37,7 @@ public final class LeftPlaces {
     private final MongoCollection<BsonDocument> checkpoints;
 
     /**
+     * Creates the record of left places in the engine's checkpoints collection.
      * @param database the engine's database
      * @param checkpointsCollection the engine's collection of checkpoints and heartbeats
      */

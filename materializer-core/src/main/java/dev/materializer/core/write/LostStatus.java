@@ -55,6 +55,7 @@ public final class LostStatus {
     private final String partitionField;
 
     /**
+     * Creates the restore of lost statuses.
      * @param database the database of the views and their targets
      * @param options the writers' settings (views collection, partition and status fields)
      */

@@ -35,6 +35,7 @@ public final class PassStatus {
     private boolean landed;
 
     /**
+     * Creates what a pass that ends ok says in its status.
      * @param at when the pass ran (host time), for {@code at}
      * @param covered per collection, the cluster time of the newest change the pass applies
      * @param reads the targets of other views of the partition the pass reads

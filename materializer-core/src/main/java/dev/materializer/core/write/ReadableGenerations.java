@@ -43,6 +43,7 @@ public final class ReadableGenerations {
     private final long sliceMillis;
 
     /**
+     * Creates the record of readable generations for a grace time.
      * @param grace the {@code generationGrace}: how long a superseded generation stays readable
      */
     public ReadableGenerations(Duration grace) {

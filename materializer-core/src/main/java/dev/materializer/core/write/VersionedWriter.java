@@ -120,6 +120,7 @@ final class VersionedWriter {
     }
 
     /**
+     * Creates the writer, which never pauses between its steps.
      * @param transactions the client to write in transactions, null when the deployment has none;
      *     the database is used through it, since a session belongs to the client that started it
      */

@@ -45,6 +45,7 @@ final class ViewLeases {
     private final GenerationFlip flip;
 
     /**
+     * Creates the leases of passes in groups.
      * @param flip the fence whose filter of "the view as the pass found it" the take shares
      */
     ViewLeases(ViewDocuments views, Duration passLease, GenerationFlip flip) {

@@ -19,6 +19,7 @@ import dev.materializer.testing.TestMongo;
 import org.bson.Document;
 import org.bson.conversions.Bson;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -124,6 +125,12 @@ final class EngineFixture implements AutoCloseable {
     Document status(String id) {
         Document status = viewDocument(id).get(options.statusField(), Document.class);
         return status == null ? new Document() : status;
+    }
+
+    /** Waits until the stored status of a view says a state (its stored value, as {@code "ok"}). */
+    void awaitStatus(String id, String state) {
+        await().atMost(RecordingListener.WAIT).untilAsserted(() -> assertThat(status(id).getString("state"))
+            .as("the stored state of view %s", id).isEqualTo(state));
     }
 
     /** What a reader sees of a view: its current generation, each row as its content plus {@code id}. */

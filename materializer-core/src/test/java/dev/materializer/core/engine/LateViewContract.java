@@ -82,7 +82,7 @@ abstract class LateViewContract {
     }
 
     private static void awaitOk(EngineFixture f, String id) {
-        await().atMost(RecordingListener.WAIT).until(() -> "ok".equals(f.status(id).getString("state")));
+        f.awaitStatus(id, "ok");
     }
 
     /** The rows a fresh run of the pipeline on the partition's orders gives, as {@link EngineFixture#rows} shows them. */

@@ -256,8 +256,7 @@ abstract class MaterializerContract {
             assertThat(f.engine.view("acme", "a-to-b")).hasValueSatisfying(view -> assertThat(view.state()).isEqualTo(ViewState.CYCLE));
 
             f.views().deleteOne(Filters.eq("_id", "b-to-a"));
-            await().atMost(RecordingListener.WAIT)
-                .untilAsserted(() -> assertThat(f.status("a-to-b").getString("state")).isEqualTo("ok"));
+            f.awaitStatus("a-to-b", "ok");
             f.settle();
 
             assertThat(f.rows("a-to-b", "b")).containsExactly(row("x", "n", 1));
@@ -919,8 +918,7 @@ abstract class MaterializerContract {
             f.settle();
             f.collection("orders").insertOne(order("o2", "acme", "pear", 2, 2));
             f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
-            await().atMost(RecordingListener.WAIT)
-                .untilAsserted(() -> assertThat(f.status("revenue").getString("state")).isEqualTo("ok"));
+            f.awaitStatus("revenue", "ok");
             f.settle();
 
             assertThat(f.rows("revenue", "revenue")).containsExactly(row("pear", "revenue", 4));

@@ -234,7 +234,7 @@ abstract class ViewLifecycleContract {
                 .filter(t -> Rendezvous.owner(t, List.of("node-a", "node-b")).equals("node-a")).findFirst().orElseThrow();
 
             a.defineView("dup-" + tenant, tenant, List.of("orders"), "revenue", COUNTS);
-            await().atMost(RecordingListener.WAIT).until(() -> "errored".equals(a.status("dup-" + tenant).getString("state")));
+            a.awaitStatus("dup-" + tenant, "errored");
             a.settle();
             b.settle();
 

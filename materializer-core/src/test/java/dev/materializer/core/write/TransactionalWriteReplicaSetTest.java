@@ -38,9 +38,7 @@ class TransactionalWriteReplicaSetTest {
     @Test
     void aSmallDiffIsWrittenAndFlippedInOneTransaction(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
-        fixture.order(1, "acme", "north", 10);
-        fixture.order(2, "acme", "south", 7);
-        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewDefinition view = fixture.revenueOfTwoShops();
         ViewRunner runner = fixture.transactionalRunner();
 
         PassReport first = runner.run(view);
@@ -64,9 +62,7 @@ class TransactionalWriteReplicaSetTest {
     @Test
     void aRowTheResultNoLongerHasIsClosedInTheTransaction(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
-        fixture.order(1, "acme", "north", 10);
-        fixture.order(2, "acme", "south", 7);
-        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewDefinition view = fixture.revenueOfTwoShops();
         ViewRunner runner = fixture.transactionalRunner();
         runner.run(view);
 

@@ -45,9 +45,7 @@ abstract class VersionedWriteContract {
     @Test
     void aChangedResultBecomesTheNextGenerationAndTheStatusFlipsToIt(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
-        fixture.order(1, "acme", "north", 10);
-        fixture.order(2, "acme", "south", 7);
-        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewDefinition view = fixture.revenueOfTwoShops();
         ViewRunner runner = fixture.groupsRunner();
         runner.run(view);
         Generation first = fixture.status(view).generation();
@@ -139,9 +137,7 @@ abstract class VersionedWriteContract {
     @Test
     void aKeyScopedPassThatWouldGrowTheViewOverMaxRowsErrorsAndWritesNothingReadersSee(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo, MaterializerOptions.builder().instanceId("test").maxRows(2).build());
-        fixture.order(1, "acme", "north", 10);
-        fixture.order(2, "acme", "south", 7);
-        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewDefinition view = fixture.revenueOfTwoShops();
         ViewRunner runner = fixture.groupsRunner();
         runner.run(view);
         fixture.order(3, "acme", "east", 3);
@@ -177,11 +173,8 @@ abstract class VersionedWriteContract {
 
     @Test
     void aRemovedRowIsClosedSoReadersOfThePreviousGenerationStillSeeIt(TestMongo mongo) {
-        ViewFixture fixture = new ViewFixture(mongo,
-                MaterializerOptions.builder().instanceId("test").generationGrace(Duration.ofHours(1)).build());
-        fixture.order(1, "acme", "north", 10);
-        fixture.order(2, "acme", "south", 7);
-        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewFixture fixture = ViewFixture.withGrace(mongo, Duration.ofHours(1));
+        ViewDefinition view = fixture.revenueOfTwoShops();
         ViewRunner runner = fixture.groupsRunner();
         runner.run(view);
         Generation first = fixture.status(view).generation();
@@ -252,11 +245,8 @@ abstract class VersionedWriteContract {
 
     @Test
     void thePreviousGenerationStaysWholeWithinItsGraceSoItsReadersCanFinish(TestMongo mongo) {
-        ViewFixture fixture = new ViewFixture(mongo,
-                MaterializerOptions.builder().instanceId("test").generationGrace(Duration.ofHours(1)).build());
-        fixture.order(1, "acme", "north", 10);
-        fixture.order(2, "acme", "south", 7);
-        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewFixture fixture = ViewFixture.withGrace(mongo, Duration.ofHours(1));
+        ViewDefinition view = fixture.revenueOfTwoShops();
         ViewRunner runner = fixture.groupsRunner();
         runner.run(view);
         fixture.setAmount(1, 11);
@@ -273,11 +263,8 @@ abstract class VersionedWriteContract {
 
     @Test
     void everyGenerationSupersededWithinTheGraceStaysWholeHoweverManyFlipsFollow(TestMongo mongo) {
-        ViewFixture fixture = new ViewFixture(mongo,
-                MaterializerOptions.builder().instanceId("test").generationGrace(Duration.ofHours(1)).build());
-        fixture.order(1, "acme", "north", 10);
-        fixture.order(2, "acme", "south", 7);
-        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewFixture fixture = ViewFixture.withGrace(mongo, Duration.ofHours(1));
+        ViewDefinition view = fixture.revenueOfTwoShops();
         ViewRunner runner = fixture.groupsRunner();
         runner.run(view);
         // A reader takes this generation; three flips follow within a second
@@ -302,9 +289,7 @@ abstract class VersionedWriteContract {
     void supersededVersionsAreSweptOnceTheGraceHasPassed(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo,
                 MaterializerOptions.builder().instanceId("test").generationGrace(Duration.ZERO).build());
-        fixture.order(1, "acme", "north", 10);
-        fixture.order(2, "acme", "south", 7);
-        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewDefinition view = fixture.revenueOfTwoShops();
         ViewRunner runner = fixture.groupsRunner();
         runner.run(view);
         fixture.setAmount(1, 11);
@@ -565,9 +550,7 @@ abstract class VersionedWriteContract {
     @Test
     void aViewOfTheFormatBeforeVersionsIsRebuiltInVersionsAtItsFirstPass(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
-        fixture.order(1, "acme", "north", 10);
-        fixture.order(2, "acme", "south", 7);
-        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewDefinition view = fixture.revenueOfTwoShops();
         fixture.legacyView(view, new ObjectId(), Map.of("north", 10, "south", 6, "gone", 1));
         assertThat(fixture.readField(view, "total")).as("readers of the old format")
             .containsExactly(entry("gone", 1), entry("north", 10), entry("south", 6));

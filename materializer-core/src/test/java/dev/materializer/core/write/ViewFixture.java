@@ -1,5 +1,6 @@
 package dev.materializer.core.write;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -63,6 +64,11 @@ final class ViewFixture {
         this.database = mongo.database();
         this.options = options;
         this.settings = EngineSettings.write(options);
+    }
+
+    /** A fixture whose superseded generations stay readable for a grace time. */
+    static ViewFixture withGrace(TestMongo mongo, Duration grace) {
+        return new ViewFixture(mongo, MaterializerOptions.builder().instanceId("test").generationGrace(grace).build());
     }
 
     ViewFixture with(MaterializerOptions changed) {
@@ -133,6 +139,13 @@ final class ViewFixture {
 
     GenerationFlip flip() {
         return new GenerationFlip(new ViewDocuments(database, settings), new ReadableGenerations(options.generationGrace()));
+    }
+
+    /** Two orders of acme (north 10, south 7), and acme's revenue by shop over them stored. */
+    ViewDefinition revenueOfTwoShops() {
+        order(1, "acme", "north", 10);
+        order(2, "acme", "south", 7);
+        return view("revenue", "acme", REVENUE_BY_SHOP);
     }
 
     /** Stores a view document and returns its definition. */

@@ -53,9 +53,7 @@ abstract class ViewRunnerContract {
     @Test
     void aRerunOfAnUnchangedResultWritesNothing(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
-        fixture.order(1, "acme", "north", 10);
-        fixture.order(2, "acme", "south", 7);
-        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewDefinition view = fixture.revenueOfTwoShops();
         ViewRunner runner = fixture.runner();
         runner.run(view);
         ViewStatus before = fixture.status(view);
@@ -73,9 +71,7 @@ abstract class ViewRunnerContract {
     @Test
     void aChangedSourceRowChangesWhatReadersSee(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
-        fixture.order(1, "acme", "north", 10);
-        fixture.order(2, "acme", "south", 7);
-        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewDefinition view = fixture.revenueOfTwoShops();
         ViewRunner runner = fixture.runner();
         runner.run(view);
 
@@ -89,9 +85,7 @@ abstract class ViewRunnerContract {
     @Test
     void rowsTheResultNoLongerHasDisappearFromWhatReadersSee(TestMongo mongo) {
         ViewFixture fixture = new ViewFixture(mongo);
-        fixture.order(1, "acme", "north", 10);
-        fixture.order(2, "acme", "south", 7);
-        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewDefinition view = fixture.revenueOfTwoShops();
         ViewRunner runner = fixture.runner();
         runner.run(view);
 
@@ -250,9 +244,7 @@ abstract class ViewRunnerContract {
         // Found by the fault suite (two instances starting together): the holder of the target was this
         // very view, flipped by the other instance between this pass's status read and its holder check
         ViewFixture fixture = new ViewFixture(mongo);
-        fixture.order(1, "acme", "north", 10);
-        fixture.order(2, "acme", "south", 7);
-        ViewDefinition view = fixture.view("revenue", "acme", ViewFixture.REVENUE_BY_SHOP);
+        ViewDefinition view = fixture.revenueOfTwoShops();
         ViewRunner otherInstance = fixture.runner();
         ViewRunner late = fixture.runner(() -> otherInstance.run(view));
 
