@@ -81,7 +81,8 @@ final class HeardChanges {
         this.covered = covered;
     }
 
-    /** Visible for testing: keys are let go only past the bound. */
+    /** What the streams hear, letting go of keys only past the bound. */
+    // Visible for testing
     HeardChanges() {
         this((partition, viewId, collection) -> null);
     }
@@ -94,6 +95,7 @@ final class HeardChanges {
     interface CoveredLookup {
 
         /**
+         * The time up to which the status of a view of a partition covers a collection.
          * @return the time, or null when not known
          */
         @Nullable BsonTimestamp covered(String partition, String viewId, String collection);
@@ -238,35 +240,42 @@ final class HeardChanges {
         }
         Map<String, RecentKeys> logs = heard.getOrDefault(view.partition(), Map.of()).getOrDefault(view.key().id(), Map.of());
         Map<String, AffectedKeys> keys = new HashMap<>();
+        Map<String, BsonTimestamp> upTo = new HashMap<>();
         for (Map.Entry<String, RecentKeys> log : logs.entrySet()) {
             // No covered time: the answered position vouches for every event before it, and each one
             // after it was heard here, so the keys of all the events kept do (unless some were forgotten)
-            AffectedKeys after = log.getValue().keysAfter(CoveredTimes.of(status, log.getKey()));
-            if (after == null || after.needsFullPass()) {
+            RecentKeys.After after = log.getValue().after(CoveredTimes.of(status, log.getKey()));
+            if (after.keys() == null || after.keys().needsFullPass()) {
                 return HandoverRun.WHOLE;
             }
-            if (!after.isEmpty()) {
-                keys.put(log.getKey(), after);
+            if (!after.keys().isEmpty()) {
+                keys.put(log.getKey(), after.keys());
+            }
+            if (after.newest() != null) {
+                upTo.put(log.getKey(), after.newest());
             }
         }
-        return keys.isEmpty() ? HandoverRun.NOTHING : HandoverRun.keys(keys);
+        return keys.isEmpty() ? HandoverRun.NOTHING : HandoverRun.keys(keys, upTo);
     }
 
     /**
      * What a handover runs of a view.
      * @param whole whether it runs whole
      * @param keys per collection, the keys of the changes it runs for (none when whole or nothing)
+     * @param heardUpTo per collection, for a run by keys: the newest known time of the events heard of
+     *     the view, read with the keys — once those keys ran, every change of the collection up to it
+     *     that may affect the view is applied, so a pass may record it as covered (none otherwise)
      */
-    record HandoverRun(boolean whole, Map<String, AffectedKeys> keys) {
+    record HandoverRun(boolean whole, Map<String, AffectedKeys> keys, Map<String, BsonTimestamp> heardUpTo) {
 
         /** The previous owner applied every change heard: nothing to run. */
-        static final HandoverRun NOTHING = new HandoverRun(false, Map.of());
+        static final HandoverRun NOTHING = new HandoverRun(false, Map.of(), Map.of());
 
         /** What was applied is not known: the whole view. */
-        static final HandoverRun WHOLE = new HandoverRun(true, Map.of());
+        static final HandoverRun WHOLE = new HandoverRun(true, Map.of(), Map.of());
 
-        static HandoverRun keys(Map<String, AffectedKeys> keys) {
-            return new HandoverRun(false, Map.copyOf(keys));
+        static HandoverRun keys(Map<String, AffectedKeys> keys, Map<String, BsonTimestamp> heardUpTo) {
+            return new HandoverRun(false, Map.copyOf(keys), Map.copyOf(heardUpTo));
         }
 
         /** Whether nothing is left to run. */

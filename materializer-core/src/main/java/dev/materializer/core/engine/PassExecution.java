@@ -186,7 +186,8 @@ final class PassExecution implements PassScheduler.PassRunner {
      * did not apply of what this instance heard ({@link HeardChanges#toRun}) — nothing when its
      * stored status covers every change heard of it, the keys of the changes after what it covers when
      * they were all kept, else the whole view — and for the marks it has besides (changes heard since
-     * the handover). A view the pass lets go is {@code ok} in the registry, as its status says.
+     * the handover). A view the pass lets go is {@code ok} in the registry, as its status says. A view
+     * run by keys carries the newest time of the changes heard of it, which its status then covers.
      * @param stored the stored statuses of the partition's views, by view id
      * @return the marks
      */
@@ -194,6 +195,7 @@ final class PassExecution implements PassScheduler.PassRunner {
             Map<String, BsonDocument> stored) {
         Map<String, List<String>> whole = new HashMap<>();
         Map<String, Map<String, AffectedKeys>> keyed = new HashMap<>();
+        Map<String, Map<String, BsonTimestamp>> heardUpTo = new HashMap<>();
         for (ViewDefinition view : views) {
             BsonDocument viewStatus = stored.get(view.key().id());
             HeardChanges.HandoverRun run = heard.toRun(view, viewStatus, passes.targetsRead(view));
@@ -205,12 +207,13 @@ final class PassExecution implements PassScheduler.PassRunner {
             }
             else {
                 keyed.put(view.key().id(), run.keys());
+                heardUpTo.put(view.key().id(), run.heardUpTo());
             }
         }
         log.debug("Partition {} taken over: {} view(s) run whole, {} for the keys changed since their previous owner's"
                 + " pass, {} left as their previous owner applied them", partition, whole.size(), keyed.size(),
                 views.size() - whole.size() - keyed.size());
-        return dirty.withoutHandover(whole, keyed);
+        return dirty.withoutHandover(whole, keyed, heardUpTo);
     }
 
     /**

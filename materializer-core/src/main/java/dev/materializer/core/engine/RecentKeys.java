@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * cluster times: when the partition is taken over, the keys of the events after the time its
  * previous owner's status covers are all the view must recompute.
  *
- * <p>What it guarantees: {@link #keysAfter} names every key of every event noted with a time after
+ * <p>What it guarantees: {@link #after} names every key of every event noted with a time after
  * the one asked (of every event noted, when none is asked), or answers null (unknown: the view runs whole) when such an event may have been
  * forgotten. Events are forgotten oldest first, and only in two ways, both recorded in
  * {@link #forgottenUpTo}: at each note, those at or before the time a status of the view covers, as
@@ -72,14 +72,23 @@ final class RecentKeys {
     }
 
     /**
-     * The keys of the events after a time.
+     * The keys of the events after a time, and the newest known time of an event noted, read together:
+     * a pass that recomputes those keys has applied every event noted of this view and collection up
+     * to that time, and no event noted after the read is counted in it.
      * @param covered the time up to which every event was applied; null for every event noted
-     * @return their union (none when no event came after it; a full pass when one of them named no
-     *     keys or they name too many), or null when an event after it may have been forgotten
+     * @return the union of their keys (none when no event came after it; a full pass when one of them
+     *     named no keys or they name too many; null when an event after it may have been forgotten),
+     *     with the newest known time (null when none)
      */
-    synchronized @Nullable AffectedKeys keysAfter(@Nullable BsonTimestamp covered) {
+    synchronized After after(@Nullable BsonTimestamp covered) {
+        BsonTimestamp newest = null;
+        for (Heard event : events) {
+            if (!UNKNOWN.equals(event.time()) && (newest == null || event.time().compareTo(newest) > 0)) {
+                newest = event.time();
+            }
+        }
         if (forgottenUpTo != null && (covered == null || forgottenUpTo.compareTo(covered) > 0)) {
-            return null;
+            return new After(null, newest);
         }
         KeyMarks after = new KeyMarks();
         boolean any = false;
@@ -89,10 +98,19 @@ final class RecentKeys {
                 any = true;
             }
         }
-        return any ? after.affectedKeys() : AffectedKeys.none();
+        return new After(any ? after.affectedKeys() : AffectedKeys.none(), newest);
     }
 
-    /** Visible for testing: the events kept. */
+    /**
+     * What {@link #after} read.
+     * @param keys the keys of the events after the time asked, null when some may have been forgotten
+     * @param newest the newest known cluster time of an event noted, null when none is known
+     */
+    record After(@Nullable AffectedKeys keys, @Nullable BsonTimestamp newest) {
+    }
+
+    /** The events kept. */
+    // Visible for testing
     synchronized int size() {
         return events.size();
     }

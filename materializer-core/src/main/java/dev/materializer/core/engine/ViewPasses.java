@@ -263,12 +263,14 @@ final class ViewPasses {
 
     /**
      * What a view that just ran ok has applied: per collection of its lineage marked in this pass,
-     * the time of the newest change marked. Only when every view upstream of it is ok and none of
-     * them was handed back in this pass, as its rows are then built on theirs; else nothing (a wait
-     * for freshness waits on).
+     * the time of the newest change marked; and, for a view a take-over ran by keys, per collection it
+     * reads, the newest time of the changes heard of it then ({@link DirtySources#takenOverUpTo}). Only
+     * when every view upstream of it is ok and none of them was handed back in this pass, as its rows
+     * are then built on theirs; else nothing (a wait for freshness waits on).
      */
     Map<String, BsonTimestamp> covered(ViewDefinition view, DirtySources dirty, DirtySources retries) {
-        if (dirty.clusterTime() == null) {
+        Map<String, BsonTimestamp> takenOver = dirty.takenOverUpTo(view.key().id());
+        if (dirty.clusterTime() == null && takenOver.isEmpty()) {
             return Map.of();
         }
         Lineage lineage = Lineage.of(view, registry.views(view.partition()));
@@ -285,6 +287,8 @@ final class ViewPasses {
                 covered.put(collection, time);
             }
         }
+        takenOver.forEach((collection, time) -> covered.merge(collection, time,
+                (one, other) -> one.compareTo(other) >= 0 ? one : other));
         return covered;
     }
 

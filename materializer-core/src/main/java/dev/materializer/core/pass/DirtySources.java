@@ -68,6 +68,13 @@ public final class DirtySources {
      */
     private final Map<String, Map<String, BsonTimestamp>> replayed = new HashMap<>();
 
+    /**
+     * Per view, per source, the newest time of the events a take-over ran the view's keys for
+     * ({@link #withoutHandover}): once the view ran with these marks, every change of the source up to
+     * it that may affect the view is applied, so its status may say so.
+     */
+    private final Map<String, Map<String, BsonTimestamp>> takenOver = new HashMap<>();
+
     /** The views with a mark besides replayed ones: they run, whatever their status says. */
     private final Set<String> firm = new HashSet<>();
 
@@ -284,16 +291,34 @@ public final class DirtySources {
      * keeps only its other marks.
      * @param whole the views (id and sources) the handover runs whole
      * @param keyed per view id, per source, the keys of the changes its previous owner did not apply
+     * @param heardUpTo per view id run by keys, per source, the newest time of the changes heard of it
+     *     when its keys were read ({@link #takenOverUpTo})
      * @return a new set
      */
     public DirtySources withoutHandover(Map<String, ? extends Collection<String>> whole,
-            Map<String, Map<String, AffectedKeys>> keyed) {
+            Map<String, Map<String, AffectedKeys>> keyed, Map<String, Map<String, BsonTimestamp>> heardUpTo) {
         DirtySources copy = copy();
         copy.handover = false;
         whole.forEach((viewId, sources) -> sources.forEach(source -> copy.add(source, List.of(viewId))));
         keyed.forEach((viewId, keysBySource) -> keysBySource.forEach((source, keys) -> copy.add(source,
                 Map.of(viewId, keys))));
+        heardUpTo.forEach((viewId, times) -> times.forEach((source, time) -> copy.noteTakenOver(viewId, source, time)));
         return copy;
+    }
+
+    /**
+     * Per source, the time up to which a take-over's marks of a view account for every change heard
+     * of it: a pass that runs the view with them applied every change of the source up to then.
+     * @param viewId the view's id
+     * @return per source, the time; empty when the view has no such marks
+     */
+    public Map<String, BsonTimestamp> takenOverUpTo(String viewId) {
+        return takenOver.getOrDefault(viewId, Map.of());
+    }
+
+    private void noteTakenOver(String viewId, String source, BsonTimestamp time) {
+        takenOver.computeIfAbsent(viewId, key -> new HashMap<>())
+            .merge(source, time, (one, other) -> one.compareTo(other) >= 0 ? one : other);
     }
 
     /**
@@ -305,6 +330,7 @@ public final class DirtySources {
         handover |= other.handover;
         firm.addAll(other.firm);
         other.replayed.forEach((viewId, times) -> times.forEach((source, time) -> noteReplayed(viewId, source, time)));
+        other.takenOver.forEach((viewId, times) -> times.forEach((source, time) -> noteTakenOver(viewId, source, time)));
         noteClusterTime(other.clusterTime);
         other.newestBySource.forEach(this::noteClusterTime);
         other.bySource.forEach((source, views) -> {

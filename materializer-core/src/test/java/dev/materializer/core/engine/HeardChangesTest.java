@@ -171,6 +171,23 @@ class HeardChangesTest {
     }
 
     @Test
+    void aViewRunByKeysCarriesTheNewestKnownTimeOfTheEventsHeardOfItReadWithTheKeys() {
+        HeardChanges heard = new HeardChanges();
+        heard.answered("orders", Set.of("acme"), readers("acme"));
+        heard.heard("orders", "acme", Map.of("revenue", keys("apple")), new BsonTimestamp(10, 1));
+        heard.heard("orders", "acme", Map.of("revenue", keys("fig")), new BsonTimestamp(12, 1));
+        heard.heard("orders", "acme", Map.of("revenue", keys("kiwi")), null);
+
+        HeardChanges.HandoverRun run = heard.toRun(VIEW, status("fp-1", 10), List.of());
+
+        assertThat(run.keys().get("orders").keys()).as("fig, and kiwi of unknown time")
+            .containsExactlyInAnyOrder(GroupKey.of(new BsonString("fig")), GroupKey.of(new BsonString("kiwi")));
+        assertThat(run.heardUpTo()).as("an event of unknown time runs its keys but names no time")
+            .containsExactly(Map.entry("orders", new BsonTimestamp(12, 1)));
+        assertThat(heard.toRun(VIEW, null, List.of()).heardUpTo()).as("a view run whole names none").isEmpty();
+    }
+
+    @Test
     void keysForgottenPastTheBoundRunTheViewWholeUnlessTheStatusCoversThem() {
         HeardChanges heard = new HeardChanges();
         heard.answered("orders", Set.of("acme"), readers("acme"));

@@ -20,8 +20,12 @@ import dev.materializer.core.PartitionTargetId;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.core.ViewState;
 import dev.materializer.testing.TestMongo;
+import dev.materializer.core.view.CoveredTimes;
+import org.bson.BsonDocument;
+import org.bson.BsonTimestamp;
 import org.bson.BsonValue;
 import org.bson.Document;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import static dev.materializer.core.engine.MaterializerContract.REVENUE;
@@ -169,6 +173,7 @@ abstract class NeverLoseAChangeContract {
                 b.events.awaitChanges(heardByB + 1);
                 b.close();
                 a.events.clear();
+                BsonTimestamp coveredBefore = coveredOfOrders(a, "revenue-" + unapplied);
 
                 // node-b's heartbeat is gone: node-a takes its tenants at its next beat
                 clock.advance(a.options.partitionLease().dividedBy(3));
@@ -178,6 +183,11 @@ abstract class NeverLoseAChangeContract {
                 assertThat(a.events.passes).extracting(report -> report.view().partition()).containsOnly(unapplied);
                 // This instance heard the change's key while it did not own the tenant: only that key runs
                 assertThat(a.events.passes).extracting(PassReport::scope).containsOnly(PassScope.KEYS);
+                // ...and its status says what it applied, so the next owner does not run the key again
+                BsonTimestamp coveredAfter = coveredOfOrders(a, "revenue-" + unapplied);
+                assertThat(coveredAfter).as("the take-over's pass records the time of the change it applied").isNotNull();
+                assertThat(coveredBefore == null || coveredAfter.compareTo(coveredBefore) > 0)
+                    .as("covered %s after the take-over, %s before", coveredAfter, coveredBefore).isTrue();
                 assertThat(a.rows("revenue-" + unapplied, "revenue")).containsExactly(row("apple", "revenue", 1),
                         row("fig", "revenue", 15));
                 assertThat(a.rows("revenue-" + applied, "revenue")).containsExactly(row("apple", "revenue", 1),
@@ -351,7 +361,7 @@ abstract class NeverLoseAChangeContract {
 
             f.defineView("also-revenue", "acme", List.of("orders"), "revenue",
                     "{\"$group\": {\"_id\": \"$customer\", \"n\": {\"$sum\": 1}}}");
-            await().atMost(RecordingListener.WAIT).until(() -> "errored".equals(f.status("also-revenue").getString("state")));
+            f.awaitStatus("also-revenue", "errored");
             f.settle();
 
             assertThat(f.status("also-revenue").getString("lastError")).as("names the view that holds the target")
@@ -402,7 +412,7 @@ abstract class NeverLoseAChangeContract {
             assertThat(f.db.getCollection("revenue").countDocuments()).as("neither wrote").isZero();
 
             f.views().deleteOne(Filters.eq("_id", "also-revenue"));
-            await().atMost(RecordingListener.WAIT).until(() -> "ok".equals(f.status("revenue").getString("state")));
+            f.awaitStatus("revenue", "ok");
             f.settle();
             assertThat(f.rows("revenue", "revenue")).containsExactly(row("apple", "revenue", 1));
         }
@@ -552,6 +562,12 @@ abstract class NeverLoseAChangeContract {
     }
 
     /** The errored view is not run again by itself: no mark is left, and time passing runs nothing. */
+    /** The time up to which a view's stored status says it applied every change of orders. */
+    private static @Nullable BsonTimestamp coveredOfOrders(EngineFixture f, String viewId) {
+        BsonDocument view = f.views().withDocumentClass(BsonDocument.class).find(Filters.eq("_id", viewId)).first();
+        return view == null ? null : CoveredTimes.of(view.getDocument(f.options.statusField(), new BsonDocument()), "orders");
+    }
+
     private static void assertNoRetryOf(EngineFixture f, String viewId) {
         int passes = f.events.passesOf("acme", viewId).size();
         f.clock.advance(f.options.rewatch().multipliedBy(10));

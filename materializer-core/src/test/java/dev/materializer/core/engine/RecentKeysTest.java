@@ -32,9 +32,9 @@ class RecentKeysTest {
 
         // Full: the covered time lets go of the first event only; the one of unknown time stops it
         log.note(at(100), key(100), () -> at(99));
-        assertThat(log.keysAfter(at(99)).keys()).as("the event of unknown time, and the newest")
+        assertThat(log.after(at(99)).keys().keys()).as("the event of unknown time, and the newest")
             .containsExactlyInAnyOrder(GroupKey.of(new BsonInt32(2)), GroupKey.of(new BsonInt32(100)));
-        assertThat(log.keysAfter(at(0))).as("the first event was let go").isNull();
+        assertThat(log.after(at(0)).keys()).as("the first event was let go").isNull();
     }
 
     @Test
@@ -44,16 +44,16 @@ class RecentKeysTest {
             log.note(at(second), key(second), () -> null);
         }
         assertThat(log.size()).isEqualTo(RecentKeys.MAX_EVENTS);
-        assertThat(log.keysAfter(at(1000))).as("what the forgotten event touched is unknown").isNull();
-        assertThat(log.keysAfter(null)).isNull();
+        assertThat(log.after(at(1000)).keys()).as("what the forgotten event touched is unknown").isNull();
+        assertThat(log.after(null).keys()).isNull();
     }
 
     @Test
     void anEventThatNamedNoKeysIsAFullPassForEveryTimeBeforeIt() {
         RecentKeys log = new RecentKeys(at(1), AffectedKeys.fullPass("an update of the group field"));
         log.note(at(2), key(2), () -> null);
-        assertThat(log.keysAfter(at(0)).needsFullPass()).isTrue();
-        assertThat(log.keysAfter(at(1)).keys()).containsExactly(GroupKey.of(new BsonInt32(2)));
-        assertThat(log.keysAfter(at(2)).isEmpty()).as("nothing after the newest").isTrue();
+        assertThat(log.after(at(0)).keys().needsFullPass()).isTrue();
+        assertThat(log.after(at(1)).keys().keys()).containsExactly(GroupKey.of(new BsonInt32(2)));
+        assertThat(log.after(at(2)).keys().isEmpty()).as("nothing after the newest").isTrue();
     }
 }

@@ -2,8 +2,10 @@ package dev.materializer.core.pass;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.materializer.core.incremental.AffectedKeys;
+import dev.materializer.core.incremental.GroupKey;
 import dev.materializer.core.incremental.PassPlanner;
 import dev.materializer.core.incremental.ShapeAnalysis;
 import dev.materializer.core.incremental.ViewShape;
@@ -33,6 +35,28 @@ class DirtySourcesTest {
         merged.addAll(second);
         assertThat(merged.clusterTime()).isEqualTo(new BsonTimestamp(101, 0));
         assertThat(merged.copy().clusterTime()).isEqualTo(new BsonTimestamp(101, 0));
+    }
+
+    @Test
+    void aTakeOverRunByKeysCarriesPerViewTheTimeItsKeysAccountForThroughCopiesAndMerges() {
+        DirtySources handedOver = new DirtySources();
+        handedOver.addHandover();
+        AffectedKeys fig = AffectedKeys.ofKeys(Set.of(GroupKey.of(new BsonString("fig"))));
+
+        DirtySources marks = handedOver.withoutHandover(Map.of("summary", List.of("orders")),
+                Map.of("revenue", Map.of("orders", fig)), Map.of("revenue", Map.of("orders", new BsonTimestamp(12, 1))));
+
+        assertThat(marks.handover()).isFalse();
+        assertThat(marks.takenOverUpTo("revenue")).containsExactly(Map.entry("orders", new BsonTimestamp(12, 1)));
+        assertThat(marks.takenOverUpTo("summary")).as("a view run whole names no time").isEmpty();
+        assertThat(marks.clusterTime()).as("no event's time: the pass reads as it would").isNull();
+        DirtySources later = new DirtySources();
+        later.addAll(marks);
+        later.addAll(new DirtySources().withoutHandover(Map.of(), Map.of("revenue", Map.of("orders", fig)),
+                Map.of("revenue", Map.of("orders", new BsonTimestamp(11, 1)))));
+        assertThat(later.copy().takenOverUpTo("revenue")).as("the newest, with the keys it came with")
+            .containsExactly(Map.entry("orders", new BsonTimestamp(12, 1)));
+        assertThat(later.copy().affects("revenue", List.of("orders"))).isTrue();
     }
 
     @Test
