@@ -229,16 +229,16 @@ final class HeardChanges {
      *     after what it applied, or the whole view
      */
     HandoverRun toRun(ViewDefinition view, @Nullable BsonDocument status, Collection<String> reads) {
+        Map<String, RecentKeys> logs = heard.getOrDefault(view.partition(), Map.of()).getOrDefault(view.key().id(), Map.of());
         for (String collection : view.collections()) {
             if (!answered.getOrDefault(collection, Set.of()).contains(view.partition())
                     || !view.fingerprint().equals(viewsAtStart.getOrDefault(collection, Map.of()).get(view.key()))) {
-                return HandoverRun.WHOLE;
+                return whole(logs);
             }
         }
         if (!StoredCoverage.current(view, status, reads)) {
-            return HandoverRun.WHOLE;
+            return whole(logs);
         }
-        Map<String, RecentKeys> logs = heard.getOrDefault(view.partition(), Map.of()).getOrDefault(view.key().id(), Map.of());
         Map<String, AffectedKeys> keys = new HashMap<>();
         Map<String, BsonTimestamp> upTo = new HashMap<>();
         for (Map.Entry<String, RecentKeys> log : logs.entrySet()) {
@@ -246,7 +246,7 @@ final class HeardChanges {
             // after it was heard here, so the keys of all the events kept do (unless some were forgotten)
             RecentKeys.After after = log.getValue().after(CoveredTimes.of(status, log.getKey()));
             if (after.keys() == null || after.keys().needsFullPass()) {
-                return HandoverRun.WHOLE;
+                return whole(logs);
             }
             if (!after.keys().isEmpty()) {
                 keys.put(log.getKey(), after.keys());
@@ -259,12 +259,28 @@ final class HeardChanges {
     }
 
     /**
+     * The view runs whole: its pass reads at or after every event noted of it (the take-over waits
+     * for the newest), so it applies each, whatever is known of the events before.
+     */
+    private static HandoverRun whole(Map<String, RecentKeys> logs) {
+        Map<String, BsonTimestamp> upTo = new HashMap<>();
+        logs.forEach((collection, log) -> {
+            BsonTimestamp newest = log.newest();
+            if (newest != null) {
+                upTo.put(collection, newest);
+            }
+        });
+        return HandoverRun.whole(upTo);
+    }
+
+    /**
      * What a handover runs of a view.
      * @param whole whether it runs whole
      * @param keys per collection, the keys of the changes it runs for (none when whole or nothing)
-     * @param heardUpTo per collection, for a run by keys: the newest known time of the events heard of
-     *     the view, read with the keys — once those keys ran, every change of the collection up to it
-     *     that may affect the view is applied, so a pass may record it as covered (none otherwise)
+     * @param heardUpTo per collection, for a view that runs: the newest known time of the events heard
+     *     of it, read with the keys — once it ran, whole or for those keys, every change of the
+     *     collection up to it that may affect the view is applied, so its status may say so (none when
+     *     nothing runs)
      */
     record HandoverRun(boolean whole, Map<String, AffectedKeys> keys, Map<String, BsonTimestamp> heardUpTo) {
 
@@ -272,7 +288,9 @@ final class HeardChanges {
         static final HandoverRun NOTHING = new HandoverRun(false, Map.of(), Map.of());
 
         /** What was applied is not known: the whole view. */
-        static final HandoverRun WHOLE = new HandoverRun(true, Map.of(), Map.of());
+        static HandoverRun whole(Map<String, BsonTimestamp> heardUpTo) {
+            return new HandoverRun(true, Map.of(), Map.copyOf(heardUpTo));
+        }
 
         static HandoverRun keys(Map<String, AffectedKeys> keys, Map<String, BsonTimestamp> heardUpTo) {
             return new HandoverRun(false, Map.copyOf(keys), Map.copyOf(heardUpTo));

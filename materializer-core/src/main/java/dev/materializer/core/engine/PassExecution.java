@@ -133,16 +133,8 @@ final class PassExecution implements PassScheduler.PassRunner {
 
     private DirtySources runOwned(String partition, DirtySources dirty) {
         DirtySources retries = new DirtySources();
-        if (dirty.clusterTime() != null) {
-            try {
-                passes.runner().awaitClusterTime(dirty.clusterTime());
-            }
-            catch (MongoException ex) {
-                // Not there yet (a lagging node, a failover): run it all again later rather than read too early.
-                log.warn("Partition {} could not read at the time of its changes ({}); it runs again in {}", partition,
-                        ex.getMessage(), Durations.text(options.rewatch()));
-                return dirty;
-            }
+        if (!readsAt(partition, dirty.clusterTime())) {
+            return dirty;
         }
         List<ViewDefinition> views = registry.views(partition);
         Set<String> freed = Set.of();
@@ -171,6 +163,10 @@ final class PassExecution implements PassScheduler.PassRunner {
             }
             if (dirty.handover()) {
                 marks = handedOver(partition, views, marks, stored);
+                // What the take-over's views will say they covered is in what they read
+                if (!readsAt(partition, marks.newestTakenOver())) {
+                    return dirty;
+                }
             }
             marks = withoutReplayedApplied(partition, views, marks, stored);
         }
@@ -182,12 +178,32 @@ final class PassExecution implements PassScheduler.PassRunner {
     }
 
     /**
+     * Returns once the server reads at or after a time (a pass woken by an event then reads a state
+     * that has it, even right after a failover); false, logged, when it does not yet: the pass runs
+     * again later rather than read too early.
+     */
+    private boolean readsAt(String partition, @Nullable BsonTimestamp time) {
+        if (time == null) {
+            return true;
+        }
+        try {
+            passes.runner().awaitClusterTime(time);
+            return true;
+        }
+        catch (MongoException ex) {
+            log.warn("Partition {} could not read at the time of its changes ({}); it runs again in {}", partition,
+                    ex.getMessage(), Durations.text(options.rewatch()));
+            return false;
+        }
+    }
+
+    /**
      * The marks of a pass of a partition just taken over: each view runs for what its previous owner
      * did not apply of what this instance heard ({@link HeardChanges#toRun}) — nothing when its
      * stored status covers every change heard of it, the keys of the changes after what it covers when
      * they were all kept, else the whole view — and for the marks it has besides (changes heard since
      * the handover). A view the pass lets go is {@code ok} in the registry, as its status says. A view
-     * run by keys carries the newest time of the changes heard of it, which its status then covers.
+     * that runs carries the newest time of the changes heard of it, which its status then covers.
      * @param stored the stored statuses of the partition's views, by view id
      * @return the marks
      */
@@ -201,6 +217,7 @@ final class PassExecution implements PassScheduler.PassRunner {
             HeardChanges.HandoverRun run = heard.toRun(view, viewStatus, passes.targetsRead(view));
             if (run.whole()) {
                 whole.put(view.key().id(), view.collections());
+                heardUpTo.put(view.key().id(), run.heardUpTo());
             }
             else if (run.isNothing()) {
                 letGo(view, viewStatus);

@@ -81,12 +81,7 @@ final class RecentKeys {
      *     with the newest known time (null when none)
      */
     synchronized After after(@Nullable BsonTimestamp covered) {
-        BsonTimestamp newest = null;
-        for (Heard event : events) {
-            if (!UNKNOWN.equals(event.time()) && (newest == null || event.time().compareTo(newest) > 0)) {
-                newest = event.time();
-            }
-        }
+        BsonTimestamp newest = newest();
         if (forgottenUpTo != null && (covered == null || forgottenUpTo.compareTo(covered) > 0)) {
             return new After(null, newest);
         }
@@ -99,6 +94,20 @@ final class RecentKeys {
             }
         }
         return new After(any ? after.affectedKeys() : AffectedKeys.none(), newest);
+    }
+
+    /**
+     * The newest known time of an event noted.
+     * @return the time, null when no event kept has a known time
+     */
+    synchronized @Nullable BsonTimestamp newest() {
+        BsonTimestamp newest = null;
+        for (Heard event : events) {
+            if (!UNKNOWN.equals(event.time()) && (newest == null || event.time().compareTo(newest) > 0)) {
+                newest = event.time();
+            }
+        }
+        return newest;
     }
 
     /**

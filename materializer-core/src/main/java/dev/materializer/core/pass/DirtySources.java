@@ -69,9 +69,9 @@ public final class DirtySources {
     private final Map<String, Map<String, BsonTimestamp>> replayed = new HashMap<>();
 
     /**
-     * Per view, per source, the newest time of the events a take-over ran the view's keys for
-     * ({@link #withoutHandover}): once the view ran with these marks, every change of the source up to
-     * it that may affect the view is applied, so its status may say so.
+     * Per view, per source, the newest time of the events a take-over ran the view for, whole or by
+     * keys ({@link #withoutHandover}): once the view ran with these marks, read at or after that time,
+     * every change of the source up to it that may affect the view is applied, so its status may say so.
      */
     private final Map<String, Map<String, BsonTimestamp>> takenOver = new HashMap<>();
 
@@ -291,8 +291,8 @@ public final class DirtySources {
      * keeps only its other marks.
      * @param whole the views (id and sources) the handover runs whole
      * @param keyed per view id, per source, the keys of the changes its previous owner did not apply
-     * @param heardUpTo per view id run by keys, per source, the newest time of the changes heard of it
-     *     when its keys were read ({@link #takenOverUpTo})
+     * @param heardUpTo per view id that runs, per source, the newest time of the changes heard of it
+     *     when it was judged ({@link #takenOverUpTo})
      * @return a new set
      */
     public DirtySources withoutHandover(Map<String, ? extends Collection<String>> whole,
@@ -314,6 +314,22 @@ public final class DirtySources {
      */
     public Map<String, BsonTimestamp> takenOverUpTo(String viewId) {
         return takenOver.getOrDefault(viewId, Map.of());
+    }
+
+    /**
+     * The newest of the times the take-over's marks account for, over every view.
+     * @return the time, null when none
+     */
+    public @Nullable BsonTimestamp newestTakenOver() {
+        BsonTimestamp newest = null;
+        for (Map<String, BsonTimestamp> times : takenOver.values()) {
+            for (BsonTimestamp time : times.values()) {
+                if (newest == null || time.compareTo(newest) > 0) {
+                    newest = time;
+                }
+            }
+        }
+        return newest;
     }
 
     private void noteTakenOver(String viewId, String source, BsonTimestamp time) {

@@ -48,7 +48,8 @@ class DirtySourcesTest {
 
         assertThat(marks.handover()).isFalse();
         assertThat(marks.takenOverUpTo("revenue")).containsExactly(Map.entry("orders", new BsonTimestamp(12, 1)));
-        assertThat(marks.takenOverUpTo("summary")).as("a view run whole names no time").isEmpty();
+        assertThat(marks.takenOverUpTo("summary")).as("a view run whole with no time given names none").isEmpty();
+        assertThat(marks.newestTakenOver()).isEqualTo(new BsonTimestamp(12, 1));
         assertThat(marks.clusterTime()).as("no event's time: the pass reads as it would").isNull();
         DirtySources later = new DirtySources();
         later.addAll(marks);
