@@ -137,7 +137,7 @@ final class RunningEngine {
         this.feed = new SourceFeed(database, registry, basis.handOvers().around(SourceFeed.Routing.of(
                 new PartitionRouter(options.partitionField(), options.storageSources()), registry)), scheduler,
                 new CheckpointStore(database, options.checkpointsCollection(), options.instanceId(),
-                        owned::liveInstances),
+                        owned::liveInstances, options.partitionLease()),
                 clock, options, listener, status, owned::owns, owned::liveInstances, heard, deployment.skew());
         this.ownership = new PartitionOwnership(owned, new InstanceHeartbeats(database, options.checkpointsCollection(),
                 options.instanceId(), options.partitionLease()), clock, options.partitionLease(), registry::partitions,

@@ -1,5 +1,6 @@
 package dev.materializer.core.stream;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -29,9 +30,10 @@ import org.slf4j.LoggerFactory;
  * document per collection and instance ({@code _id: "stream:<collection>@<instance>"}), so a
  * restart resumes instead of recomputing, and no instance overwrites what another answered for.
  *
- * <p>Which checkpoint a stream resumes from: its own instance's, when there is one; else the newest
- * of another instance's (a restart under a new instance id takes over where a stopped one left
- * off). Any checkpoint is a safe start, since each says which partitions it answers for (see
+ * <p>Which checkpoint a stream resumes from: its own instance's, when there is one; else, of the
+ * recent ones and those of live instances, the one the most others are at or after (a restart under a
+ * new instance id takes over where the cluster stands, not only where the newest saver stood). Any
+ * checkpoint is a safe start, since each says which partitions it answers for (see
  * {@link Checkpoint}); the engine catches up the partitions it owns that neither that checkpoint nor
  * any other one at or after its position ({@link Checkpoint#alongside()}, loaded in the same read)
  * answers for: a restart under a new id after a cluster of several instances catches up nothing
@@ -53,8 +55,23 @@ public final class CheckpointStore {
 
     private final Supplier<Set<String>> live;
 
+    /** How long before the newest checkpoint another may have been saved and still be resumed from. */
+    private final Duration recent;
+
     /** The collections whose leftovers of other instances were removed already. */
     private final Set<String> tidied = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Creates the store; a stream without a checkpoint of its own resumes from the newest one, or an
+     * older one of an instance live now.
+     * @param database the engine's database
+     * @param collection the checkpoints collection
+     * @param instanceId this instance
+     * @param live the instances live now, whose checkpoints are never removed
+     */
+    public CheckpointStore(MongoDatabase database, String collection, String instanceId, Supplier<Set<String>> live) {
+        this(database, collection, instanceId, live, Duration.ZERO);
+    }
 
     /**
      * Creates the store.
@@ -62,23 +79,30 @@ public final class CheckpointStore {
      * @param collection the checkpoints collection
      * @param instanceId this instance
      * @param live the instances live now, whose checkpoints are never removed
+     * @param recent how long before the newest checkpoint another one may have been saved and still be
+     *     where a stream without a checkpoint of its own resumes (the partition lease: an instance
+     *     that left that recently); a checkpoint of an instance live now always may
      */
-    public CheckpointStore(MongoDatabase database, String collection, String instanceId, Supplier<Set<String>> live) {
+    public CheckpointStore(MongoDatabase database, String collection, String instanceId, Supplier<Set<String>> live,
+            Duration recent) {
         this.checkpoints = database.getCollection(collection, BsonDocument.class);
         this.instanceId = instanceId;
         this.live = live;
+        this.recent = recent;
     }
 
     /**
-     * The checkpoint a collection's stream resumes from: this instance's, else the newest other one.
+     * The checkpoint a collection's stream resumes from: this instance's, else the one of the others
+     * that the most others are at or after ({@link #resumePoint}).
      * @param collection the watched collection
      * @return the checkpoint, or {@link Checkpoint#NONE}
      */
     public Checkpoint load(String collection) {
         // One read of every checkpoint of the collection: the one to resume from, and the others' word
-        List<Checkpoint> saved = all(collection);
-        Checkpoint chosen = saved.stream().filter(checkpoint -> instanceId.equals(checkpoint.writer())).findFirst()
-            .orElse(saved.isEmpty() ? null : saved.get(0));
+        List<Saved> saved = saved(collection);
+        Checkpoint chosen = saved.stream().map(Saved::checkpoint)
+            .filter(checkpoint -> instanceId.equals(checkpoint.writer())).findFirst()
+            .orElse(saved.isEmpty() ? null : resumePoint(saved));
         if (chosen == null) {
             return Checkpoint.NONE;
         }
@@ -88,12 +112,50 @@ public final class CheckpointStore {
         }
         // The others at or after its position answer for their writers' partitions as well
         List<Checkpoint> alongside = new ArrayList<>();
-        for (Checkpoint other : saved) {
-            if (other != chosen && other.writer() != null && other.coversWhatPrecedes(chosen)) {
-                alongside.add(other);
+        for (Saved other : saved) {
+            if (other.checkpoint() != chosen && other.checkpoint().writer() != null
+                    && other.checkpoint().coversWhatPrecedes(chosen)) {
+                alongside.add(other.checkpoint());
             }
         }
         return chosen.withAlongside(alongside);
+    }
+
+    /**
+     * Where a stream with no checkpoint of its own resumes: of the candidates — the newest checkpoint,
+     * those saved within {@code recent} of it, and those of instances live now — the one the most
+     * other checkpoints are at or after, so their writers' word answers for their partitions too; on
+     * a tie, the newest. Resuming from an older position replays the events since, which the passes
+     * let go where the views' statuses cover them; resuming from the newest would leave the
+     * partitions of every checkpoint behind it to catch up whole. An old checkpoint of an instance
+     * gone long ago is no candidate: its position may be far back in the history, or out of it.
+     * @param saved the checkpoints, newest first
+     */
+    private Checkpoint resumePoint(List<Saved> saved) {
+        long newest = saved.get(0).at();
+        Set<String> liveNow = live.get();
+        Checkpoint best = saved.get(0).checkpoint();
+        int bestCount = -1;
+        for (Saved candidate : saved) {
+            Checkpoint checkpoint = candidate.checkpoint();
+            boolean recentEnough = candidate == saved.get(0)
+                    || (candidate.at() != Long.MIN_VALUE && newest - candidate.at() <= recent.toMillis());
+            if (checkpoint.writer() == null || !(recentEnough || liveNow.contains(checkpoint.writer()))) {
+                continue;
+            }
+            int count = 0;
+            for (Saved other : saved) {
+                if (other != candidate && other.checkpoint().writer() != null
+                        && other.checkpoint().coversWhatPrecedes(checkpoint)) {
+                    count++;
+                }
+            }
+            if (count > bestCount) {
+                best = checkpoint;
+                bestCount = count;
+            }
+        }
+        return best;
     }
 
     /**
@@ -104,14 +166,24 @@ public final class CheckpointStore {
      * @throws com.mongodb.MongoException when they cannot be read
      */
     public List<Checkpoint> all(String collection) {
-        List<Checkpoint> saved = new ArrayList<>();
+        return saved(collection).stream().map(Saved::checkpoint).toList();
+    }
+
+    /** Every checkpoint of a collection with a token, with when it was saved, newest first. */
+    private List<Saved> saved(String collection) {
+        List<Saved> saved = new ArrayList<>();
         Bson all = Filters.and(Filters.eq("kind", KIND), Filters.eq("collection", collection));
         for (BsonDocument document : checkpoints.find(all).sort(Sorts.descending("at"))) {
             if (document.isDocument("token")) {
-                saved.add(read(document));
+                long at = document.isDateTime("at") ? document.getDateTime("at").getValue() : Long.MIN_VALUE;
+                saved.add(new Saved(read(document), at));
             }
         }
         return saved;
+    }
+
+    /** A checkpoint as stored, with when it was saved (host time of its writer, in epoch millis). */
+    private record Saved(Checkpoint checkpoint, long at) {
     }
 
     private static Checkpoint read(BsonDocument saved) {
