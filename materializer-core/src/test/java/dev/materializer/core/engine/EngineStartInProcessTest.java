@@ -75,6 +75,14 @@ class EngineStartInProcessTest {
         fixture.defineView("revenue", "acme", List.of("orders"), "revenue", MaterializerContract.REVENUE);
     }
 
+    /** Starts the engine while MongoDB cannot be reached: it retries, and has no running engine yet. */
+    private void startWhileCut(TestMongo mongo) throws IOException {
+        engineThroughProxy(mongo, new CommandListener() { });
+        proxy.cut();
+        fixture.engine.start();
+        await().atMost(RecordingListener.WAIT).until(() -> fixture.engine.snapshot().state() == EngineState.RETRYING);
+    }
+
     private void awaitState(EngineState state) {
         await().atMost(RecordingListener.WAIT).until(() -> {
             clock.advance(Duration.ofMillis(500));
@@ -115,10 +123,7 @@ class EngineStartInProcessTest {
 
     @Test
     void aWaitForFreshnessBegunBeforeTheEngineIsBuiltWaitsForIt(TestMongo mongo) throws IOException {
-        engineThroughProxy(mongo, new CommandListener() { });
-        proxy.cut();
-        fixture.engine.start();
-        await().atMost(RecordingListener.WAIT).until(() -> fixture.engine.snapshot().state() == EngineState.RETRYING);
+        startWhileCut(mongo);
 
         CompletableFuture<Boolean> fresh = CompletableFuture.supplyAsync(() -> {
             try {
@@ -141,10 +146,7 @@ class EngineStartInProcessTest {
 
     @Test
     void intakeStoppedBeforeTheEngineIsBuiltStaysStoppedInTheEngineBuiltLater(TestMongo mongo) throws IOException {
-        engineThroughProxy(mongo, new CommandListener() { });
-        proxy.cut();
-        fixture.engine.start();
-        await().atMost(RecordingListener.WAIT).until(() -> fixture.engine.snapshot().state() == EngineState.RETRYING);
+        startWhileCut(mongo);
 
         fixture.engine.stopIntake();
         proxy.restore();
