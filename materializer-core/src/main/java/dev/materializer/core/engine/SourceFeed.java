@@ -28,6 +28,7 @@ import dev.materializer.core.routing.PartitionRouter;
 import dev.materializer.core.routing.SourceChange;
 import dev.materializer.core.server.CapabilityDetector;
 import dev.materializer.core.server.PreImages;
+import dev.materializer.core.server.SourceIndexes;
 import dev.materializer.core.stream.Checkpoint;
 import dev.materializer.core.stream.CheckpointStore;
 import dev.materializer.core.stream.CollectionStream;
@@ -232,6 +233,10 @@ final class SourceFeed implements StreamListener {
                 streams.put(source, stream);
                 stream.start(OPEN_WAIT);
                 log.info("Opened the change stream of {}{}", source, preImages ? " (with pre-images)" : "");
+                if (!options.storageSources().containsKey(source)) {
+                    // A storage source's partition is in its _id, indexed always
+                    SourceIndexes.warnIfNotIndexed(database, source, options.partitionField());
+                }
             }
         }
     }

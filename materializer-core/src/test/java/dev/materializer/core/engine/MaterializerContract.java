@@ -9,7 +9,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Updates;
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerSnapshot;
@@ -19,6 +23,7 @@ import dev.materializer.core.ViewPage;
 import dev.materializer.core.ViewQuery;
 import dev.materializer.core.ViewSnapshot;
 import dev.materializer.core.cluster.Rendezvous;
+import dev.materializer.core.server.SourceIndexes;
 import dev.materializer.core.time.ManualClock;
 import dev.materializer.core.ViewFilter;
 import dev.materializer.core.ViewState;
@@ -28,6 +33,7 @@ import dev.materializer.testing.RequiresCapability;
 import dev.materializer.testing.TestMongo;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -940,6 +946,30 @@ abstract class MaterializerContract {
                 .into(new ArrayList<>());
             assertThat(checkpointIndexes).extracting(index -> index.get("key", Document.class))
                 .contains(new Document("kind", 1).append("collection", 1));
+        }
+    }
+
+    @Test
+    void aSourceWithoutAnIndexLeadingWithThePartitionFieldIsNamedOnceWhenItsStreamOpens(TestMongo mongo) {
+        Logger logger = (Logger) LoggerFactory.getLogger(SourceIndexes.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        logger.addAppender(logged);
+        try (EngineFixture f = new EngineFixture(mongo)) {
+            f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
+            f.collection("customers").insertOne(new Document("_id", "c1").append("_part", "acme"));
+            f.collection("customers").createIndex(Indexes.ascending("_part"));
+            f.defineView("revenue", "acme", List.of("orders"), "revenue", REVENUE);
+            f.defineView("people", "acme", List.of("customers"), "people", "{\"$project\": {\"_id\": 1}}");
+            f.defineView("revenue-globex", "globex", List.of("orders"), "revenue", REVENUE);
+            f.start();
+
+            assertThat(logged.list).extracting(ILoggingEvent::getFormattedMessage)
+                .as("orders, once for its stream; not customers, indexed")
+                .singleElement().asString().startsWith("Source orders has no index that starts with the partition field");
+        }
+        finally {
+            logger.detachAppender(logged);
         }
     }
 
