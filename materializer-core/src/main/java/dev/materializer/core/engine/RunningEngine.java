@@ -359,18 +359,25 @@ final class RunningEngine {
         return ownership;
     }
 
+    /** The lanes of the partitions' work. */
+    // Visible for testing
     PartitionLanes lanes() {
         return lanes;
     }
 
+    /** What a wait for freshness reads of this engine. */
+    // Visible for testing
     EngineFreshness freshnessProbe() {
         return freshnessProbe;
     }
 
+    /** The scheduler, whose backlog says what is marked, armed and running. */
+    // Visible for testing
     PassScheduler scheduler() {
         return scheduler;
     }
 
+    /** The listener of the source streams; for the diagnostics and the tests' probes. */
     SourceFeed sourceFeed() {
         return feed;
     }

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -29,8 +28,6 @@ import dev.materializer.core.ViewSubscriber;
 import dev.materializer.core.ViewSubscription;
 import dev.materializer.core.cluster.OwnedPartitions;
 import dev.materializer.core.cluster.PartitionOwnership;
-import dev.materializer.core.pass.PartitionLanes;
-import dev.materializer.core.pass.PassScheduler;
 import dev.materializer.core.server.EngineConcerns;
 import dev.materializer.core.server.EngineIndexes;
 import dev.materializer.core.subscribe.ViewSubscriptions;
@@ -455,51 +452,14 @@ public final class ViewMaterializer implements Materializer {
         return running().owned();
     }
 
-    /** The lanes of the partitions' work. */
-    // Visible for testing
-    PartitionLanes lanes() {
-        return running().lanes();
-    }
-
-    /** What a wait for freshness reads of this engine. */
-    // Visible for testing
-    EngineFreshness freshnessProbe() {
-        return running().freshnessProbe();
-    }
-
     /** The gate every stream's events pass. */
     // Visible for testing
     HandOverGate handOvers() {
         return handOvers;
     }
 
-    /** The scheduler, whose backlog says what is marked, armed and running. */
-    // Visible for testing
-    PassScheduler scheduler() {
-        return running().scheduler();
-    }
-
     /** The listener of the source streams, for {@link EngineDiagnostics}. */
     SourceFeed sourceFeed() {
         return running().sourceFeed();
-    }
-
-    /**
-     * The document paths the open cursor of a source's stream keeps in its images; null for whole
-     * images or no open cursor.
-     */
-    // Visible for testing
-    @Nullable Set<String> imagePaths(String collection) {
-        return running().sourceFeed().imagePaths(collection);
-    }
-
-    /**
-     * The watched collections, the views collection among them, whose stream has not heard every
-     * event committed before a moment.
-     * @param sinceNanos the moment, in {@link System#nanoTime()}
-     */
-    // Visible for testing
-    List<String> streamsBehind(long sinceNanos) {
-        return running().streamsBehind(sinceNanos);
     }
 }

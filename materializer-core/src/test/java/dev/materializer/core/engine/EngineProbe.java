@@ -43,7 +43,7 @@ public final class EngineProbe {
      * @return the wait
      */
     public static FreshnessWait freshnessWait(ViewMaterializer engine, String partition, String id, long sinceNanos) {
-        return new FreshnessWait(engine.freshnessProbe(), partition, id, sinceNanos, null);
+        return new FreshnessWait(engine.running().freshnessProbe(), partition, id, sinceNanos, null);
     }
 
     /**
@@ -97,7 +97,7 @@ public final class EngineProbe {
     public static AutoCloseable occupyLane(ViewMaterializer engine, String partition) throws InterruptedException {
         CountDownLatch running = new CountDownLatch(1);
         CountDownLatch done = new CountDownLatch(1);
-        engine.lanes().submit(partition, () -> {
+        engine.running().lanes().submit(partition, () -> {
             running.countDown();
             done.await();
             return null;
@@ -124,7 +124,7 @@ public final class EngineProbe {
      * @return the paths, or null for whole images (a server that splits large events) or no stream
      */
     public static @org.jspecify.annotations.Nullable Set<String> imagePaths(ViewMaterializer engine, String collection) {
-        return engine.imagePaths(collection);
+        return engine.running().sourceFeed().imagePaths(collection);
     }
 
     /**
@@ -136,8 +136,8 @@ public final class EngineProbe {
      */
     public static Quiescence quiescence(ViewMaterializer engine, long streamsSince) {
         // Streams first: what they hear after this may mark more, which the backlog read next then shows.
-        List<String> behind = engine.streamsBehind(streamsSince);
-        PassScheduler.Backlog backlog = engine.scheduler().backlog();
+        List<String> behind = engine.running().streamsBehind(streamsSince);
+        PassScheduler.Backlog backlog = engine.running().scheduler().backlog();
         return new Quiescence(engine.snapshot().state(), engine.inFlight(), backlog, behind);
     }
 

@@ -152,6 +152,6 @@ class EngineStartInProcessTest {
         proxy.restore();
         awaitState(EngineState.RUNNING);
 
-        assertThat(fixture.engine.scheduler().intake()).isFalse();
+        assertThat(fixture.engine.running().scheduler().intake()).isFalse();
     }
 }
