@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
  * <p>What it guarantees: the listener hears every change in the order the changes were made, and a
  * thread waiting on this object's monitor wakes at each.
  *
- * <p>Threads: read from any thread (volatile fields); changed only by a thread holding this object's
- * monitor (the facade's start thread and the callers of its control methods).
+ * <p>Threads: read from any thread (volatile fields); changed under this object's monitor (by the
+ * facade's start thread and the callers of its control methods), which the waits of the facade wait on.
  */
 final class EngineLifecycle {
 
@@ -45,8 +45,11 @@ final class EngineLifecycle {
         return state == EngineState.STOPPING || state == EngineState.STOPPED;
     }
 
-    /** Moves to a state; the caller holds this object's monitor. */
-    void set(EngineState next, @Nullable String why) {
+    /**
+     * Moves to a state. Callers hold this object's monitor already, to decide and move in one step;
+     * the method takes it too, so a waiter is woken whoever calls.
+     */
+    synchronized void set(EngineState next, @Nullable String why) {
         state = next;
         reason = why;
         listener.onStateChanged(next, why);
