@@ -9,7 +9,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -19,7 +18,6 @@ import com.mongodb.client.MongoDatabase;
 import dev.materializer.core.EngineClock;
 import dev.materializer.core.MaterializerListener;
 import dev.materializer.core.MaterializerOptions;
-import dev.materializer.core.cluster.OwnedPartitions;
 import dev.materializer.core.incremental.AffectedKeys;
 import dev.materializer.core.pass.DirtySources;
 import dev.materializer.core.pass.PassScheduler;
@@ -54,9 +52,8 @@ import org.slf4j.LoggerFactory;
  * live set again), so the pending list includes every catch-up of a partition that live set gives
  * this instance and never answers for a partition a beat moved away meanwhile. At the first open
  * it hears of — also when the stream's first tries failed before a cursor opened — it marks the
- * owned partitions the resumed checkpoint lists as pending or that no checkpoint answers for (the
- * resumed one, or another instance's at or after it, {@link Checkpoint#alongside()}), so no restart —
- * same instance id or a new one, within the partition lease or after it, reaching MongoDB at once or
+ * owned partitions that no checkpoint answers for ({@link CheckpointAnswers}), so no restart — same
+ * instance id or a new one, within the partition lease or after it, reaching MongoDB at once or
  * after a while — skips a change.
  *
  * <p>It also keeps, for every partition owned or not, what a handover needs to know
@@ -84,6 +81,9 @@ final class SourceFeed implements StreamListener {
 
     /** Narrows a delete without its partition to the owned partitions that hold its row. */
     private final BroadcastDeletes deletes;
+
+    /** What the saved checkpoints answer for, at a stream's first open and at a take-over. */
+    private final CheckpointAnswers answers;
 
     /** Warns once per source when its events often name no partition. */
     private final BroadcastWarning broadcasts;
@@ -183,6 +183,7 @@ final class SourceFeed implements StreamListener {
             HeardChanges heard, Duration skew) {
         this.heard = heard;
         this.skew = skew;
+        this.answers = new CheckpointAnswers(registry, heard, scheduler, checkpoints, owns);
         this.database = database;
         this.deletes = new BroadcastDeletes(database, registry, options.partitionField(), scheduler::pendingPartitions);
         this.broadcasts = new BroadcastWarning(clock,
@@ -407,118 +408,20 @@ final class SourceFeed implements StreamListener {
             heard.forget(collection, registry.viewsReading(collection));
             sayCatchUp(collection, reason);
             registry.partitionsReading(collection).stream().filter(owns)
-                .forEach(partition -> scheduler.catchUp(partition, everyViewReading(collection)));
+                .forEach(partition -> scheduler.catchUp(partition, CheckpointAnswers.everyViewReading(collection)));
             return;
         }
-        // The first open this feed hears of, resumed from a checkpoint (also after tries whose cursor
-        // failed before it opened) or started from now without one: the checkpoint answers for some
-        // partitions; the owned others catch up. Views never run are left out: they run through their
-        // rebalance anyway.
-        Set<String> caughtUp = new TreeSet<>();
-        // The partitions, owned or not, whose events before this position a checkpoint answers for
-        Set<String> answered = new HashSet<>();
-        for (String partition : registry.partitionsReading(collection)) {
-            if (answersFor(from, partition)) {
-                answered.add(partition);
-            }
-        }
-        heard.answered(collection, answered, registry.viewsReading(collection));
-        registry.materializedViewsReading(collection).forEach((partition, viewIds) -> {
-            if (!owns.test(partition) || answered.contains(partition)) {
-                return;
-            }
-            if (from.pending().contains(partition)) {
-                scheduler.catchUp(partition, everyViewReading(collection));
-            }
-            else {
-                caughtUp.add(partition);
-                DirtySources marks = new DirtySources();
-                marks.add(collection, viewIds);
-                scheduler.catchUp(partition, marks);
-            }
-        });
-        if (from.token() != null && !caughtUp.isEmpty()) {
-            log.info("The checkpoint of {} by {} does not answer for {} partition(s) this instance owns: they catch up",
-                    collection, from.writer() == null ? "an older engine" : "instance " + from.writer(), caughtUp.size());
-        }
+        // The first open this feed hears of: the checkpoints answer for some partitions, the owned others catch up
+        answers.atFirstOpen(collection, from);
     }
 
     /**
      * Before a take-over: the partitions gained that no checkpoint answered for when their streams
-     * first opened (a stream started from now, in a new cluster; a checkpoint saved before its writer
-     * took them) are answered for by a checkpoint saved since, at or after where the stream started
-     * ({@link CollectionStream#heardFrom}), by their owner then, with nothing of them pending: every
-     * event of them before it was applied, and this instance's stream heard every one after it. One
-     * read of the checkpoints per collection the gained partitions still need; a failure answers for
-     * nothing more (the views run).
+     * first opened may be answered for by a checkpoint saved since ({@link CheckpointAnswers#atTakeOver}).
      * @param gained the partitions this instance takes over
      */
     void answerFromCheckpoints(Set<String> gained) {
-        for (Map.Entry<String, CollectionStream> entry : streams.entrySet()) {
-            String collection = entry.getKey();
-            // The partitions first, then where the stream started: a stream started anew in between is ignored
-            HeardChanges.Unanswered unanswered = heard.unanswered(collection);
-            Set<String> wanted = new HashSet<>(gained);
-            wanted.retainAll(unanswered.partitions());
-            Checkpoint start = entry.getValue().heardFrom();
-            if (wanted.isEmpty() || start == null) {
-                continue;
-            }
-            Set<String> answered = new HashSet<>();
-            try {
-                for (Checkpoint saved : checkpoints.all(collection)) {
-                    if (saved.writer() == null || !saved.coversWhatPrecedes(start)) {
-                        continue;
-                    }
-                    for (String partition : wanted) {
-                        if (writerOwned(saved, partition) && !saved.pending().contains(partition)) {
-                            answered.add(partition);
-                        }
-                    }
-                }
-            }
-            catch (MongoException ex) {
-                log.warn("The checkpoints of {} could not be read for a take-over; its partitions run whole: {}",
-                        collection, ex.getMessage());
-                continue;
-            }
-            heard.answeredLater(collection, unanswered, answered);
-            log.debug("Checkpoints of {} saved since its stream started answer for {} of {} partition(s) taken over",
-                    collection, answered.size(), wanted.size());
-        }
-    }
-
-    private static DirtySources everyViewReading(String collection) {
-        DirtySources marks = new DirtySources();
-        marks.addAll(collection);
-        return marks;
-    }
-
-    /**
-     * Whether the checkpoint answers for the partition's events before its position: its writer
-     * owned the partition when it saved, with nothing of it pending; or another instance's checkpoint
-     * at or after that position ({@link Checkpoint#alongside()}) was saved by the partition's owner
-     * then, with nothing of it pending. The second holds for a partition pending in the first too: the
-     * later owner applied every event of it before its own position, the pending ones among them (a
-     * restart under its own id after the others took its partitions over and ran them).
-     */
-    private static boolean answersFor(Checkpoint checkpoint, String partition) {
-        if (writerOwned(checkpoint, partition) && !checkpoint.pending().contains(partition)) {
-            return true;
-        }
-        for (Checkpoint other : checkpoint.alongside()) {
-            if (writerOwned(other, partition) && !other.pending().contains(partition)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether the checkpoint's writer owned the partition among the live set it saved. */
-    private static boolean writerOwned(Checkpoint checkpoint, String partition) {
-        String writer = checkpoint.writer();
-        return checkpoint.token() != null && writer != null
-                && OwnedPartitions.owner(writer, partition, checkpoint.live());
+        answers.atTakeOver(gained, streams);
     }
 
     /** The status of each view reading the collection says why it catches up. */
