@@ -5,14 +5,11 @@ import java.util.List;
 import java.util.Set;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.materializer.core.CapturedLog;
 import dev.materializer.core.time.ManualClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,22 +18,19 @@ class BroadcastWarningTest {
 
     private final ManualClock clock = new ManualClock();
 
-    private final Logger logger = (Logger) LoggerFactory.getLogger(BroadcastWarning.class);
-
-    private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    private CapturedLog logged;
 
     /** Sources whose views need old keys, so the engine's option would turn their pre-images on. */
     private final BroadcastWarning warning = new BroadcastWarning(clock, Set.of("orders")::contains);
 
     @BeforeEach
     void capture() {
-        logged.start();
-        logger.addAppender(logged);
+        logged = CapturedLog.of(BroadcastWarning.class);
     }
 
     @AfterEach
     void release() {
-        logger.detachAppender(logged);
+        logged.close();
     }
 
     private void broadcasts(String source, int count, Duration apart) {
@@ -47,8 +41,7 @@ class BroadcastWarningTest {
     }
 
     private List<String> warnings() {
-        return logged.list.stream().filter(event -> event.getLevel() == Level.WARN)
-            .map(ILoggingEvent::getFormattedMessage).toList();
+        return logged.at(Level.WARN);
     }
 
     @Test

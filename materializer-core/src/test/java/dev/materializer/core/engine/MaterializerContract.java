@@ -9,12 +9,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.mongodb.client.model.Filters;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Updates;
+import dev.materializer.core.CapturedLog;
 import dev.materializer.core.EngineState;
 import dev.materializer.core.MaterializerSnapshot;
 import dev.materializer.core.PassOutcome;
@@ -33,7 +32,6 @@ import dev.materializer.testing.RequiresCapability;
 import dev.materializer.testing.TestMongo;
 import org.bson.Document;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -951,11 +949,7 @@ abstract class MaterializerContract {
 
     @Test
     void aSourceWithoutAnIndexLeadingWithThePartitionFieldIsNamedOnceWhenItsStreamOpens(TestMongo mongo) {
-        Logger logger = (Logger) LoggerFactory.getLogger(SourceIndexes.class);
-        ListAppender<ILoggingEvent> logged = new ListAppender<>();
-        logged.start();
-        logger.addAppender(logged);
-        try (EngineFixture f = new EngineFixture(mongo)) {
+        try (CapturedLog logged = CapturedLog.of(SourceIndexes.class); EngineFixture f = new EngineFixture(mongo)) {
             f.collection("orders").insertOne(order("o1", "acme", "apple", 1, 1));
             f.collection("customers").insertOne(new Document("_id", "c1").append("_part", "acme"));
             f.collection("customers").createIndex(Indexes.ascending("_part"));
@@ -964,12 +958,9 @@ abstract class MaterializerContract {
             f.defineView("revenue-globex", "globex", List.of("orders"), "revenue", REVENUE);
             f.start();
 
-            assertThat(logged.list).extracting(ILoggingEvent::getFormattedMessage)
+            assertThat(logged.events()).extracting(ILoggingEvent::getFormattedMessage)
                 .as("orders, once for its stream; not customers, indexed")
                 .singleElement().asString().startsWith("Source orders has no index that starts with the partition field");
-        }
-        finally {
-            logger.detachAppender(logged);
         }
     }
 

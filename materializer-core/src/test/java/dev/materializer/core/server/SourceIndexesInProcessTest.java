@@ -1,20 +1,15 @@
 package dev.materializer.core.server;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Indexes;
+import dev.materializer.core.CapturedLog;
 import dev.materializer.core.server.SourceIndexes.Coverage;
 import dev.materializer.testing.MongoKind;
 import dev.materializer.testing.MongoTest;
 import dev.materializer.testing.TestMongo;
 import org.bson.Document;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.slf4j.LoggerFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,21 +19,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @MongoTest(MongoKind.IN_PROCESS)
 class SourceIndexesInProcessTest {
-
-    private final Logger logger = (Logger) LoggerFactory.getLogger(SourceIndexes.class);
-
-    private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
-
-    @BeforeEach
-    void capture() {
-        logged.start();
-        logger.addAppender(logged);
-    }
-
-    @AfterEach
-    void release() {
-        logger.detachAppender(logged);
-    }
 
     @Test
     void onlyAnIndexWhoseFirstKeyIsThePartitionFieldServesThePasses(TestMongo mongo) {
@@ -60,14 +40,16 @@ class SourceIndexesInProcessTest {
         MongoDatabase db = mongo.database();
         db.getCollection("orders").insertOne(new Document("_id", 1).append("_part", "acme"));
 
-        SourceIndexes.warnIfNotIndexed(db, "orders", "_part");
-        db.getCollection("orders").createIndex(Indexes.ascending("_part"));
-        SourceIndexes.warnIfNotIndexed(db, "orders", "_part");
+        try (CapturedLog logged = CapturedLog.of(SourceIndexes.class)) {
+            SourceIndexes.warnIfNotIndexed(db, "orders", "_part");
+            db.getCollection("orders").createIndex(Indexes.ascending("_part"));
+            SourceIndexes.warnIfNotIndexed(db, "orders", "_part");
 
-        assertThat(logged.list).singleElement().satisfies(event -> {
-            assertThat(event.getLevel()).isEqualTo(Level.WARN);
-            assertThat(event.getFormattedMessage()).contains("Source orders has no index that starts with the partition"
-                    + " field '_part'").endsWith("db.orders.createIndex({_part: 1})");
-        });
+            assertThat(logged.events()).singleElement().satisfies(event -> {
+                assertThat(event.getLevel()).isEqualTo(Level.WARN);
+                assertThat(event.getFormattedMessage()).contains("Source orders has no index that starts with the"
+                        + " partition field '_part'").endsWith("db.orders.createIndex({_part: 1})");
+            });
+        }
     }
 }
