@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * restart resumes instead of recomputing, and no instance overwrites what another answered for.
  *
  * <p>Which checkpoint a stream resumes from: its own instance's, when there is one; else, of the
- * recent ones and those of live instances, the one the most others are at or after (a restart under a
+ * recent ones, the one the most others are at or after (a restart under a
  * new instance id takes over where the cluster stands, not only where the newest saver stood). Any
  * checkpoint is a safe start, since each says which partitions it answers for (see
  * {@link Checkpoint}); the engine catches up the partitions it owns that neither that checkpoint nor
@@ -62,8 +62,7 @@ public final class CheckpointStore {
     private final Set<String> tidied = ConcurrentHashMap.newKeySet();
 
     /**
-     * Creates the store; a stream without a checkpoint of its own resumes from the newest one, or an
-     * older one of an instance live now.
+     * Creates the store; a stream without a checkpoint of its own resumes from the newest one.
      * @param database the engine's database
      * @param collection the checkpoints collection
      * @param instanceId this instance
@@ -81,7 +80,7 @@ public final class CheckpointStore {
      * @param live the instances live now, whose checkpoints are never removed
      * @param recent how long before the newest checkpoint another one may have been saved and still be
      *     where a stream without a checkpoint of its own resumes (the partition lease: an instance
-     *     that left that recently); a checkpoint of an instance live now always may
+     *     that left that recently, or one whose stream saves as often as streams do)
      */
     public CheckpointStore(MongoDatabase database, String collection, String instanceId, Supplier<Set<String>> live,
             Duration recent) {
@@ -122,25 +121,24 @@ public final class CheckpointStore {
     }
 
     /**
-     * Where a stream with no checkpoint of its own resumes: of the candidates — the newest checkpoint,
-     * those saved within {@code recent} of it, and those of instances live now — the one the most
-     * other checkpoints are at or after, so their writers' word answers for their partitions too; on
-     * a tie, the newest. Resuming from an older position replays the events since, which the passes
-     * let go where the views' statuses cover them; resuming from the newest would leave the
-     * partitions of every checkpoint behind it to catch up whole. An old checkpoint of an instance
-     * gone long ago is no candidate: its position may be far back in the history, or out of it.
+     * Where a stream with no checkpoint of its own resumes: of the candidates — the newest checkpoint
+     * and those saved within {@code recent} of it — the one the most other checkpoints are at or after,
+     * so their writers' word answers for their partitions too; on a tie, the newest. Resuming from an
+     * older position replays the events since, which the passes let go where the views' statuses cover
+     * them; resuming from the newest would leave the partitions of every checkpoint behind it to catch
+     * up whole. A checkpoint saved long before the newest is no candidate, whether its writer is gone or
+     * live with a stream that stalled: its position may be far back in the history, or out of it.
      * @param saved the checkpoints, newest first
      */
     private Checkpoint resumePoint(List<Saved> saved) {
         long newest = saved.get(0).at();
-        Set<String> liveNow = live.get();
         Checkpoint best = saved.get(0).checkpoint();
         int bestCount = -1;
         for (Saved candidate : saved) {
             Checkpoint checkpoint = candidate.checkpoint();
             boolean recentEnough = candidate == saved.get(0)
                     || (candidate.at() != Long.MIN_VALUE && newest - candidate.at() <= recent.toMillis());
-            if (checkpoint.writer() == null || !(recentEnough || liveNow.contains(checkpoint.writer()))) {
+            if (checkpoint.writer() == null || !recentEnough) {
                 continue;
             }
             int count = 0;
