@@ -150,7 +150,7 @@ final class RunningEngine {
                 basis.handOvers().around(basis.subscriptions().around(catalog)), clock, options.rewatch(),
                 options.maxBackoff(), SourceFeed.CHECKPOINT_INTERVAL);
         this.freshnessProbe = new EngineFreshness(registry, feed, scheduler, owned, status,
-                definitionsHeard(viewsStream), catalog::applying);
+                viewsStream::heardEverythingBefore, catalog::applying);
         this.freshness = new FreshnessWaits(freshnessProbe, freshnessProbe);
         this.reconciler = new Reconciler(clock, options.reconcileInterval(), options.reconcileMaxPerSecond(),
                 new Reconciliation(registry, passes, scheduler, lanes, status, clock, listener, owned::owns, runner,
@@ -174,15 +174,6 @@ final class RunningEngine {
             feed.answerFromCheckpoints(partitions);
             partitions.forEach(scheduler::markHandover);
         };
-    }
-
-    /**
-     * Whether the views stream handed the catalog every change of a view document committed before a
-     * moment: a poll that began after it came back empty, or it handed over a later event.
-     */
-    private static EngineFreshness.StreamHeard definitionsHeard(CollectionStream stream) {
-        return (sinceNanos, clusterTime) -> stream.caughtUpSince(sinceNanos)
-                || (clusterTime != null && stream.heardAfter(clusterTime));
     }
 
     /**

@@ -290,8 +290,7 @@ final class SourceFeed implements StreamListener {
      */
     boolean heard(String collection, long sinceNanos, @Nullable BsonTimestamp clusterTime) {
         CollectionStream stream = streams.get(collection);
-        return stream != null
-                && (stream.caughtUpSince(sinceNanos) || (clusterTime != null && stream.heardAfter(clusterTime)));
+        return stream != null && stream.heardEverythingBefore(sinceNanos, clusterTime);
     }
 
     /** The paths the images of the source's open cursor carry; null for whole images or no stream. */

@@ -272,6 +272,18 @@ public final class CollectionStream {
     }
 
     /**
+     * Whether the listener has every event committed before a moment: a poll that began after it came
+     * back empty ({@link #caughtUpSince}), or, when the caller knows a cluster time at or after those
+     * events, an event after it was handed over ({@link #heardAfter}).
+     * @param sinceNanos the moment, in {@link System#nanoTime()}
+     * @param clusterTime a cluster time at or after the events in question, when known
+     * @return true when every such event was handed over
+     */
+    public boolean heardEverythingBefore(long sinceNanos, @Nullable BsonTimestamp clusterTime) {
+        return caughtUpSince(sinceNanos) || (clusterTime != null && heardAfter(clusterTime));
+    }
+
+    /**
      * Whether the stream replays: it resumed from a saved checkpoint at the first open its listener
      * heard of, and has handed over every event since without a poll that found nothing — so the
      * events it hands over now were mostly committed before it opened, when another instance may have
