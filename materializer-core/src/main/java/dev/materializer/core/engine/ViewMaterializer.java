@@ -5,9 +5,11 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoDatabase;
@@ -367,18 +369,28 @@ public final class ViewMaterializer implements Materializer {
 
     @Override
     public CompletableFuture<PassReport> refresh(String partition, String id) {
-        RunningEngine current = engine;
-        ViewDefinition view = current == null ? null : current.find(partition, id);
-        CompletableFuture<PassReport> refused = refusal(view, partition, id);
-        return refused != null ? refused : running().refresh(view);
+        return onView(partition, id, RunningEngine::refresh);
     }
 
     @Override
     public CompletableFuture<VerifyReport> verify(String partition, String id) {
+        return onView(partition, id, RunningEngine::verify);
+    }
+
+    /**
+     * Runs an action on one view in the running engine it was found in, or says why it cannot run.
+     * One read of the current engine: a retry that replaces it meanwhile does not split the two.
+     */
+    private <T> CompletableFuture<T> onView(String partition, String id,
+            BiFunction<RunningEngine, ViewDefinition, CompletableFuture<T>> action) {
         RunningEngine current = engine;
         ViewDefinition view = current == null ? null : current.find(partition, id);
-        CompletableFuture<VerifyReport> refused = refusal(view, partition, id);
-        return refused != null ? refused : running().verify(view);
+        CompletableFuture<T> refused = refusal(view, partition, id);
+        if (refused != null) {
+            return refused;
+        }
+        // No refusal: the view was found, so in this engine
+        return action.apply(Objects.requireNonNull(current), Objects.requireNonNull(view));
     }
 
     /** Why an action on one view cannot run now (unknown view, engine not running), or null when it can. */
