@@ -1,30 +1,32 @@
 package dev.materializer.core.engine;
 
-import dev.materializer.core.MaterializerListener;
-import dev.materializer.core.MaterializerOptions;
-import dev.materializer.core.PassOutcome;
-import dev.materializer.core.PassReport;
-import dev.materializer.core.PassScope;
-import dev.materializer.core.WriteMode;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BinaryOperator;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
 
 import com.mongodb.MongoException;
+import dev.materializer.core.EngineClock;
+import dev.materializer.core.MaterializerListener;
+import dev.materializer.core.MaterializerOptions;
+import dev.materializer.core.PassOutcome;
+import dev.materializer.core.PassReport;
+import dev.materializer.core.PassScope;
+import dev.materializer.core.ViewKey;
+import dev.materializer.core.ViewState;
+import dev.materializer.core.WriteMode;
 import dev.materializer.core.graph.DependencyOrder;
 import dev.materializer.core.graph.Lineage;
 import dev.materializer.core.incremental.PassPlanner;
 import dev.materializer.core.pass.DirtySources;
-import dev.materializer.core.EngineClock;
 import dev.materializer.core.time.Durations;
 import dev.materializer.core.view.ViewDefinition;
-import dev.materializer.core.ViewKey;
-import dev.materializer.core.ViewState;
 import dev.materializer.core.write.PassStatus;
 import dev.materializer.core.write.StatusStore;
 import dev.materializer.core.write.ViewRunner;
@@ -288,7 +290,7 @@ final class ViewPasses {
             }
         }
         takenOver.forEach((collection, time) -> covered.merge(collection, time,
-                (one, other) -> one.compareTo(other) >= 0 ? one : other));
+                BinaryOperator.maxBy(Comparator.naturalOrder())));
         return covered;
     }
 

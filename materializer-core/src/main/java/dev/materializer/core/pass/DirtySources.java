@@ -1,12 +1,14 @@
 package dev.materializer.core.pass;
 
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BinaryOperator;
 
 import dev.materializer.core.incremental.AffectedKeys;
 import dev.materializer.core.incremental.KeyMarks;
@@ -29,6 +31,9 @@ import org.jspecify.annotations.Nullable;
  * on a {@link #copy()} of its own, so the scheduler can read what a pass took while it runs.
  */
 public final class DirtySources {
+
+    /** The later of two cluster times: what every time kept here keeps when another comes. */
+    private static final BinaryOperator<BsonTimestamp> LATER = BinaryOperator.maxBy(Comparator.naturalOrder());
 
     /** Per source, the affected view ids; null means every view reading the source. */
     private final Map<String, @Nullable Set<String>> bySource = new HashMap<>();
@@ -129,8 +134,13 @@ public final class DirtySources {
     }
 
     private void noteReplayed(String viewId, String source, BsonTimestamp time) {
-        replayed.computeIfAbsent(viewId, key -> new HashMap<>())
-            .merge(source, time, (one, other) -> one.compareTo(other) >= 0 ? one : other);
+        raise(replayed, viewId, source, time);
+    }
+
+    /** Keeps, per view and source, the later of the times noted. */
+    private static void raise(Map<String, Map<String, BsonTimestamp>> byView, String viewId, String source,
+            BsonTimestamp time) {
+        byView.computeIfAbsent(viewId, key -> new HashMap<>()).merge(source, time, LATER);
     }
 
     /** Whether some view is marked by replayed events ({@link #addReplayed}). */
@@ -246,7 +256,7 @@ public final class DirtySources {
     public void noteClusterTime(String source, @Nullable BsonTimestamp time) {
         noteClusterTime(time);
         if (time != null) {
-            newestBySource.merge(source, time, (one, other) -> one.compareTo(other) >= 0 ? one : other);
+            newestBySource.merge(source, time, LATER);
         }
     }
 
@@ -333,8 +343,7 @@ public final class DirtySources {
     }
 
     private void noteTakenOver(String viewId, String source, BsonTimestamp time) {
-        takenOver.computeIfAbsent(viewId, key -> new HashMap<>())
-            .merge(source, time, (one, other) -> one.compareTo(other) >= 0 ? one : other);
+        raise(takenOver, viewId, source, time);
     }
 
     /**
